@@ -1,0 +1,31 @@
+# meeplelab: `make report` regenerates reports/, `make test` runs the test suite.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+
+.PHONY: install test test-fast report report-quick bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+report: $(STAMP)
+	$(BIN)/meeplelab report
+
+report-quick: $(STAMP)
+	$(BIN)/meeplelab report --quick --output-dir build/report-quick
+
+bench: $(STAMP)
+	$(BIN)/meeplelab bench diamant
+
+clean:
+	rm -rf build .pytest_cache .hypothesis
+	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""meeplelab simulation layer: game-agnostic core (`sim.core`) and one package per game."""

@@ -1,0 +1,1 @@
+"""Game-agnostic parts: keyed RNG, rule parameters, runner, statistics, output."""

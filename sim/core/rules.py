@@ -1,0 +1,228 @@
+"""Rule sets as data: declared, validated, named parameters with presets and TOML I/O.
+
+A game declares its rules as a frozen dataclass deriving from `RuleSet`, each field made with
+`param(...)` (default, documentation, allowed range or choices, whether it is a ruling of the
+rules specification). Presets are named sets of overrides. A rule set resolves as:
+preset -> rule file -> `--set key=value` assignments, and is validated at every step.
+"""
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from typing import Any, ClassVar
+
+import tomli_w
+
+from .errors import UsageError, suggest, unknown
+
+
+def param(default, doc: str, *, min=None, max=None, choices=None, min_len=None, max_len=None,
+          ruling: bool = False):
+    """Declare one rule parameter. Lists are stored as tuples; `min`/`max` bound each item."""
+    meta = dict(doc=doc, min=min, max=max, choices=tuple(choices) if choices else None,
+                min_len=min_len, max_len=max_len, ruling=ruling)
+    if isinstance(default, list):
+        default = tuple(default)
+    return dataclasses.field(default=default, metadata=meta)
+
+
+@dataclasses.dataclass(frozen=True)
+class ParamInfo:
+    name: str
+    type: type
+    default: Any
+    doc: str
+    min: Any
+    max: Any
+    choices: tuple | None
+    min_len: int | None
+    max_len: int | None
+    ruling: bool
+
+    def allowed(self) -> str:
+        if self.choices:
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        kind = {int: "an integer", float: "a number", bool: "true or false", str: "a string",
+                tuple: "a list of integers"}[self.type]
+        bounds = []
+        if self.min is not None:
+            bounds.append(f">= {self.min}")
+        if self.max is not None:
+            bounds.append(f"<= {self.max}")
+        if self.type is tuple and bounds:
+            kind += " each " + " and ".join(bounds)
+        elif bounds:
+            kind += " " + " and ".join(bounds)
+        if self.min_len is not None or self.max_len is not None:
+            kind += f", {self.min_len or 0} to {self.max_len or 'any'} items"
+        return kind
+
+
+class RuleSet:
+    """Base of every game's frozen rule-set dataclass."""
+
+    GAME: ClassVar[str] = ""
+    DEFAULT_PRESET: ClassVar[str] = ""
+    PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
+    PRESET_DOCS: ClassVar[dict[str, str]] = {}
+
+    # -------------------------------------------------------------- declarations
+    @classmethod
+    def params(cls) -> list[ParamInfo]:
+        out = []
+        for f in dataclasses.fields(cls):
+            m = f.metadata
+            typ = type(f.default)
+            out.append(ParamInfo(f.name, typ, f.default, m["doc"], m["min"], m["max"], m["choices"],
+                                 m["min_len"], m["max_len"], m["ruling"]))
+        return out
+
+    @classmethod
+    def param_info(cls, name: str) -> ParamInfo:
+        for p in cls.params():
+            if p.name == name:
+                return p
+        raise unknown(f"{cls.GAME} rule parameter", name, [p.name for p in cls.params()])
+
+    # -------------------------------------------------------------- validation
+    def __post_init__(self):
+        for p in self.params():
+            value = getattr(self, p.name)
+            coerced = _coerce(p, value, self.GAME)
+            if coerced is not value:
+                object.__setattr__(self, p.name, coerced)
+        self.check()
+
+    def check(self) -> None:
+        """Cross-parameter checks; games override and raise UsageError."""
+
+    # -------------------------------------------------------------- construction
+    @classmethod
+    def preset(cls, name: str | None = None):
+        name = name or cls.DEFAULT_PRESET
+        if name not in cls.PRESETS:
+            raise unknown(f"{cls.GAME} preset", name, cls.PRESETS)
+        return cls.from_mapping(cls.PRESETS[name], source=f"preset {name!r}")
+
+    @classmethod
+    def from_mapping(cls, values: dict, source: str = "rules", base=None):
+        names = [p.name for p in cls.params()]
+        for key in values:
+            if key not in names:
+                raise UsageError(f"{source}: unknown {cls.GAME} rule parameter {key!r}"
+                                 f"{suggest(key, names)}; see `meeplelab rules {cls.GAME}`")
+        merged = dataclasses.asdict(base) if base is not None else {}
+        merged.update(values)
+        try:
+            return cls(**merged)
+        except UsageError as e:
+            raise UsageError(f"{source}: {e}") from None
+
+    @classmethod
+    def load_toml(cls, path, base=None):
+        """Load a rule file; a `preset = "name"` key picks the base preset."""
+        try:
+            with open(path, "rb") as fh:
+                data = tomllib.load(fh)
+        except FileNotFoundError:
+            raise UsageError(f"rule file {path}: no such file") from None
+        except tomllib.TOMLDecodeError as e:
+            raise UsageError(f"rule file {path}: invalid TOML: {e}") from None
+        if "preset" in data:
+            base = cls.preset(data.pop("preset"))
+        return cls.from_mapping(data, source=f"rule file {path}", base=base or cls.preset())
+
+    def with_assignments(self, assignments: list[str]):
+        """Apply `key=value` strings (TOML values; bare words are strings, `1,2,3` is a list)."""
+        values = {}
+        for text in assignments:
+            if "=" not in text:
+                raise UsageError(f"--set {text!r}: expected key=value")
+            key, raw = (s.strip() for s in text.split("=", 1))
+            info = self.param_info(key)
+            values[key] = _parse_value(info, raw)
+        return self.from_mapping(values, source="--set", base=self)
+
+    def replace(self, **changes):
+        return self.from_mapping(changes, source="replace", base=self)
+
+    # -------------------------------------------------------------- output
+    def to_dict(self) -> dict[str, Any]:
+        return {p.name: (list(v) if isinstance(v := getattr(self, p.name), tuple) else v)
+                for p in self.params()}
+
+    def to_toml(self, comments: bool = True) -> str:
+        lines = [f"# {self.GAME} rule set (every parameter, resolved)"] if comments else []
+        for p in self.params():
+            if comments:
+                tag = " [ruling]" if p.ruling else ""
+                lines.append(f"# {p.doc}{tag} Allowed: {p.allowed()}. Default: {_show(p.default)}.")
+            lines.append(f"{p.name} = {_show(getattr(self, p.name))}")
+        return "\n".join(lines) + "\n"
+
+    def differences(self, other=None) -> dict[str, Any]:
+        """Parameters that differ from `other` (default: the default preset)."""
+        other = other or self.preset()
+        a, b = self.to_dict(), other.to_dict()
+        return {k: v for k, v in a.items() if b[k] != v}
+
+
+def _show(value) -> str:
+    """One TOML value on one line (lists of integers inline)."""
+    if isinstance(value, tuple):
+        return "[" + ", ".join(str(v) for v in value) + "]"
+    return tomli_w.dumps({"v": value})[4:].strip()
+
+
+def _parse_value(info: ParamInfo, raw: str):
+    try:
+        value = tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        if info.type is tuple:
+            try:
+                return tuple(int(x) for x in raw.strip("[]() ").split(",") if x.strip())
+            except ValueError:
+                raise UsageError(f"--set {info.name}={raw}: expected {info.allowed()}") from None
+        value = raw
+    return value
+
+
+def _coerce(p: ParamInfo, value, game: str):
+    where = f"{game} rule {p.name!r}"
+
+    def bad(why=""):
+        return UsageError(f"{where} = {value!r}{why}: expected {p.allowed()}")
+
+    if p.type is bool:
+        if not isinstance(value, bool):
+            raise bad()
+        return value
+    if p.type is int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            else:
+                raise bad()
+    elif p.type is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise bad()
+        value = float(value)
+    elif p.type is str:
+        if not isinstance(value, str):
+            raise bad()
+    elif p.type is tuple:
+        if not isinstance(value, (list, tuple)) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value):
+            raise bad()
+        value = tuple(value)
+        if p.min_len is not None and len(value) < p.min_len or p.max_len is not None and len(value) > p.max_len:
+            raise bad(f" ({len(value)} items)")
+        for item in value:
+            if p.min is not None and item < p.min or p.max is not None and item > p.max:
+                raise bad(f" (item {item} out of range)")
+        return value
+    if p.choices and value not in p.choices:
+        raise bad(suggest(value, p.choices))
+    if p.min is not None and value < p.min or p.max is not None and value > p.max:
+        raise bad(" (out of range)")
+    return value

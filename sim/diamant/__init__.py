@@ -1,0 +1,1 @@
+"""Diamant (Moon & Faidutti): rules, reference engine, fast engine, observation."""

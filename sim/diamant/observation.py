@@ -1,0 +1,49 @@
+"""What a Diamant strategy sees: one int64 vector, the same in both engines.
+
+It holds the public state (revealed cards, leftovers, who is in the cave, what is left in the
+deck as counts, never its order) plus the deciding player's own carried gems and chest.
+Strategies index it with the constants below. Other players' chests are -1 when the rule
+set hides chests.
+"""
+from .rules import MAX_HAZARD_KINDS, MAX_PLAYERS, MAX_TREASURES
+
+CONTINUE = 0
+LEAVE = 1
+
+SEAT = 0                 # the deciding seat
+PLAYERS = 1
+ROUND = 2                # 0-based
+ROUNDS = 3
+CARDS_REVEALED = 4       # cards revealed in this cave, all kinds
+HAZARDS_REVEALED = 5     # hazard cards revealed in this cave
+CARRIED = 6              # own gems carried in this cave (not yet safe)
+CHEST = 7                # own chest (gems only)
+IN_CAVE = 8              # players still in the cave, self included
+LEFTOVER = 9             # gems lying on the revealed cards
+DECK_SIZE = 10           # cards left in the deck
+DECK_TREASURE_SUM = 11   # total gem value of treasure cards left in the deck
+DECK_TREASURES = 12      # treasure cards left in the deck
+DECK_HAZARDS = 13        # hazard cards left in the deck
+HAZARDS_TO_END = 14      # rule: same-kind hazards that end the round
+HAZARD_KINDS = 15        # rule: number of hazard kinds
+TREASURE_CARDS = 16      # rule: number of treasure cards
+ARTIFACTS_ON_PATH = 17   # artifacts revealed in this cave and not taken
+ARTIFACT_VALUE_ON_PATH = 18  # points a lone leaver would get for them now
+ARTIFACTS_TAKEN = 19     # artifacts taken so far in the game, by anyone
+DECK_ARTIFACTS = 20      # artifact cards left in the deck
+OWN_ARTIFACT_POINTS = 21
+DANGER_HAZARDS = 22      # hazard cards left in the deck whose kind would end the round now
+DECISIONS = 23           # decisions already taken by this seat in this cave
+
+HAZARD_SEEN = 32                         # [kind]: cards of that kind revealed in this cave
+HAZARD_IN_DECK = HAZARD_SEEN + MAX_HAZARD_KINDS   # [kind]: cards of that kind left in the deck
+SEAT_IN_CAVE = HAZARD_IN_DECK + MAX_HAZARD_KINDS  # [seat]: 1 if still in the cave
+SEAT_CHEST = SEAT_IN_CAVE + MAX_PLAYERS           # [seat]: chest, or -1 if hidden
+SEAT_CARRIED = SEAT_CHEST + MAX_PLAYERS           # [seat]: carried gems (public)
+TREASURE_VALUE = SEAT_CARRIED + MAX_PLAYERS       # [card]: gem value of treasure card i
+TREASURE_IN_DECK = TREASURE_VALUE + MAX_TREASURES  # [card]: 1 if treasure card i is in the deck
+SIZE = TREASURE_IN_DECK + MAX_TREASURES
+
+NAMES = {v: k for k, v in dict(globals()).items()
+         if k.isupper() and isinstance(v, int) and k not in ("CONTINUE", "LEAVE", "SIZE")
+         and not k.startswith("MAX")}
