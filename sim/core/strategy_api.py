@@ -14,3 +14,11 @@ from numba import types
 
 DECIDE_SIG = types.int64(types.int64[::1], types.float64[::1], types.uint64[::1])
 DECIDE_TYPE = types.FunctionType(DECIDE_SIG)
+
+# First-class function types are the documented numba mechanism we rely on; its "experimental"
+# notice would otherwise print on every run.
+import warnings  # noqa: E402
+
+from numba.core.errors import NumbaExperimentalFeatureWarning  # noqa: E402
+
+warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning)

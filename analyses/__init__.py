@@ -1,0 +1,1 @@
+"""Analyses: simulations turned into tables and figures. See `analyses.registry`."""

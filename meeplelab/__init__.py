@@ -1,0 +1,1 @@
+"""meeplelab command-line interface (a thin layer over `analyses`, `strategies` and `sim`)."""

@@ -1,0 +1,459 @@
+"""`meeplelab`: the command-line interface. Every command has --help with an example."""
+from __future__ import annotations
+
+import contextlib
+import functools
+import sys
+import warnings
+from pathlib import Path
+
+import click
+
+from sim import games as game_registry
+from sim.core import output as out
+from sim.core.errors import UsageError
+
+CONTEXT = dict(help_option_names=["-h", "--help"], max_content_width=100)
+
+
+class CliError(click.ClickException):
+    """A usage error: message on stderr, exit code 2."""
+    exit_code = 2
+
+
+def friendly(fn):
+    """Turn the library's UsageError into a clean message and exit code 2."""
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except UsageError as e:
+            raise CliError(str(e)) from None
+    return wrapper
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    click.echo(f"warning: {message}", err=True)
+
+
+class GameCount(click.ParamType):
+    """A positive whole number of games; accepts 1000, 1_000, 1e6."""
+    name = "N"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            n = value
+        else:
+            try:
+                f = float(str(value).replace("_", ""))
+            except ValueError:
+                self.fail(f"{value!r} is not a number of games (examples: 1000, 1e6)", param, ctx)
+            if not f.is_integer():
+                self.fail(f"{value!r} is not a whole number of games", param, ctx)
+            n = int(f)
+        if n < 1:
+            self.fail(f"{value!r}: the number of games must be at least 1", param, ctx)
+        return n
+
+
+def _load_plugins(plugins) -> None:
+    from strategies.registry import load_plugin_file
+    for path in plugins:
+        try:
+            load_plugin_file(path)
+        except UsageError as e:   # reported by name; other strategies keep working
+            click.echo(f"warning: {e}; its strategies are unavailable", err=True)
+
+
+def rules_options(fn):
+    fn = click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE",
+                      help="Override one rule parameter (repeatable), e.g. --set rounds=4.")(fn)
+    fn = click.option("--rules", "rules_file", type=click.Path(dir_okay=False), metavar="FILE.toml",
+                      help="Rule file (TOML) applied on top of the preset.")(fn)
+    fn = click.option("--preset", metavar="NAME", help="Named rule set (see `meeplelab games`).")(fn)
+    return fn
+
+
+def play_options(fn):
+    options = [
+        click.option("--progress/--no-progress", default=None,
+                     help="Progress bar (default: on a terminal, for long runs)."),
+        click.option("--engine", type=click.Choice(["auto", "fast", "reference"]), default="auto",
+                     show_default=True, help="auto: the compiled engine unless a strategy cannot be compiled."),
+        click.option("--plugin", "plugins", multiple=True, type=click.Path(dir_okay=False),
+                     metavar="FILE.py", help="Load strategies from a Python file (repeatable)."),
+        click.option("--threads", type=int, default=None, help="Compiled threads (default: all cores)."),
+        click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+                     help="Seed: the same seed replays the same games exactly."),
+        click.option("-n", "--games", type=GameCount(), default="10000", show_default=True,
+                     help="Number of games (accepts 1e6)."),
+        click.option("-s", "--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
+                     help="Strategy for a seat: once for every seat, or once per seat in seat order."),
+        click.option("--players", "-p", type=int, default=None,
+                     help="Number of players (default: the number of -s given, or the game's usual count)."),
+    ]
+    for option in options:
+        fn = option(fn)
+    return rules_options(fn)
+
+
+@click.group(context_settings=CONTEXT)
+@click.version_option(out.package_version(), prog_name="meeplelab")
+def main():
+    """meeplelab: Monte-Carlo strategy analysis for tabletop card games.
+
+    \b
+    Examples:
+      meeplelab games
+      meeplelab run diamant -s leave-after-hazards:k=2 -n 1e6 --seed 1
+      meeplelab tournament diamant --players 4 -s leave-after-hazards:k=2 -s expected-value -n 1e5
+      meeplelab report
+    """
+    warnings.showwarning = _show_warning
+
+
+# ------------------------------------------------------------------ listings
+@main.command(context_settings=CONTEXT)
+def games():
+    """List the games, their player counts and rule presets.
+
+    \b
+    Example:
+      meeplelab games
+    """
+    for name in game_registry.names():
+        g = game_registry.get(name)
+        click.echo(f"{name}: {g.title}; {g.summary}")
+        click.echo(f"  players: {g.min_players}-{g.max_players} (engine), default {g.default_players}")
+        for preset, doc in g.rules.PRESET_DOCS.items():
+            mark = " (default)" if preset == g.rules.DEFAULT_PRESET else ""
+            click.echo(f"  preset {preset}{mark}: {doc}")
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("game")
+@rules_options
+@friendly
+def rules(game, preset, rules_file, assignments):
+    """Print the complete resolved rule set of GAME as TOML (every parameter, documented).
+
+    \b
+    Examples:
+      meeplelab rules diamant
+      meeplelab rules diamant --preset incan-gold-2006
+      meeplelab rules diamant --set rounds=4 > variant.toml
+    """
+    from strategies.play import resolve_rules
+    click.echo(resolve_rules(game, preset, rules_file, assignments).to_toml(), nl=False)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("game", required=False)
+@click.option("--plugin", "plugins", multiple=True, type=click.Path(dir_okay=False), metavar="FILE.py",
+              help="Also list the strategies of a plugin file.")
+@friendly
+def strategies(game, plugins):
+    """List strategies (of GAME, or of every game) with parameters and defaults.
+
+    \b
+    Examples:
+      meeplelab strategies diamant
+      meeplelab strategies diamant --plugin strategies/examples/diamant_plugin.py
+    """
+    from strategies.registry import all_strategies
+    if game is not None:
+        game_registry.get(game)
+    _load_plugins(plugins)
+    for s in all_strategies(game):
+        flags = ["stochastic" if s.stochastic else "deterministic"]
+        if s.origin != "built-in":
+            flags.append(s.origin)
+        if not s.compiled:
+            flags.append(f"reference engine only: {s.compile_error}")
+        click.echo(f"{s.game} {s.name}  [{'; '.join(flags)}]")
+        click.echo(f"    {s.summary}")
+        for p in s.params:
+            click.echo(f"    {p.name}={p.default}: {p.doc} ({p.allowed()})")
+        if s.observes:
+            click.echo(f"    observes: {s.observes}")
+
+
+@main.command(context_settings=CONTEXT)
+def analyses():
+    """List the analyses that `meeplelab analyse` and `meeplelab report` run.
+
+    \b
+    Example:
+      meeplelab analyses
+    """
+    from analyses import registry
+    for a in registry.all_analyses():
+        click.echo(f"{a.name}: {a.title}")
+        click.echo(f"    {a.summary}")
+
+
+# ------------------------------------------------------------------ run
+def _resolve_players(g, players, strategies) -> int:
+    return players if players is not None else (
+        len(strategies) if len(strategies) > 1 else g.default_players)
+
+
+def _rules_label(rules_set, preset) -> str:
+    base = preset or rules_set.DEFAULT_PRESET
+    diff = rules_set.differences(rules_set.preset(base))
+    return base + ("".join(f", {k}={v}" for k, v in diff.items()) if diff else "")
+
+
+def _headline(game, rules_set, preset, players, games_played, engine, info) -> str:
+    rate = games_played / info.elapsed if info.elapsed > 0 else float("inf")
+    return (f"{game}: {players} players, {games_played:,} games, seed {{seed}}, rules "
+            f"{_rules_label(rules_set, preset)}; {engine} engine, {info.threads} threads, "
+            f"{info.elapsed:.2f} s ({rate:,.0f} games/s)")
+
+
+def _format_table(df, key: str) -> str:
+    """Human-readable table: mean ± SE and win share [95% CI]."""
+    import pandas as pd
+    shown = pd.DataFrame({
+        **({"seat": df["seat"]} if "seat" in df else {}),
+        "strategy": df[key],
+        "games": df["games"].map("{:,}".format),
+        "mean score ± SE": [f"{m:.3f} ± {s:.3f}" for m, s in zip(df["mean_score"], df["se_score"])],
+        "win share [95% CI]": [f"{w:.4f} [{lo:.4f}, {hi:.4f}]" for w, lo, hi in
+                               zip(df["win_share"], df["win_ci_low"], df["win_ci_high"])],
+    })
+    return shown.to_string(index=False)
+
+
+@contextlib.contextmanager
+def _maybe_atomic(path):
+    if path is None:
+        yield None
+    else:
+        with out.atomic_path(path) as fh:
+            yield fh
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("game")
+@play_options
+@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), metavar="FILE.csv",
+              help="Write the per-seat table to FILE.csv and provenance to FILE.json.")
+@click.option("--per-game", is_flag=True,
+              help="Also write one row per game to <output stem>-games.csv (needs -o).")
+@click.option("--chunk", type=click.IntRange(1), default=None,
+              help="Games per batch (granularity of progress and of Ctrl-C).")
+@friendly
+def run(game, players, strategies, games, seed, threads, plugins, engine, progress, preset,
+        rules_file, assignments, output_file, per_game, chunk):
+    """Play seeded games of GAME and print a per-seat table.
+
+    Each row: strategy, mean final score ± standard error, win share with a 95% Wilson
+    interval (ties split the win). Seat 0 is the first player. Ctrl-C keeps the games that
+    finished and says so.
+
+    \b
+    Examples:
+      meeplelab run diamant --players 4 -s leave-after-hazards:k=2 -s leave-after-hazards:k=3 \\
+          -s leave-at-gems:t=10 -s leave-at-gems:t=15 -n 1e6 --seed 1 -o out.csv
+      meeplelab run diamant -s expected-value --preset incan-gold-2006 -n 1e5
+      meeplelab run diamant --set rounds=4 --set hazard_copies=4 -s leave-after-hazards:k=2
+      meeplelab run diamant --plugin my_strats.py -s my-strategy -s expected-value -s expected-value
+    """
+    from strategies.play import per_game_frame, play, resolve_rules
+    from strategies.registry import lineup
+    g = game_registry.get(game)
+    _load_plugins(plugins)
+    if not strategies:
+        raise UsageError(f"give at least one strategy with -s NAME (see `meeplelab strategies {game}`)")
+    players = _resolve_players(g, players, strategies)
+    rules_set = resolve_rules(game, preset, rules_file, assignments)
+    bound = lineup(game, list(strategies), players)
+    if per_game and not output_file:
+        raise UsageError("--per-game writes <output stem>-games.csv: give -o FILE.csv too")
+    output_path = out.check_writable(output_file) if output_file else None
+    games_path = None
+    if per_game:
+        games_path = out.check_writable(output_path.with_name(output_path.stem + "-games.csv"))
+
+    with _maybe_atomic(games_path) as fh:
+        first = [True]
+
+        def write_rows(batch):
+            per_game_frame(batch, g.extras).to_csv(fh, index=False, header=first[0], lineterminator="\n")
+            first[0] = False
+
+        result = play(game, rules_set, bound, games=games, seed=seed, threads=threads,
+                      progress=progress, engine=engine, chunk=chunk,
+                      on_batch=write_rows if fh is not None else None)
+    info = result.info
+    table = result.table()
+    click.echo(_headline(game, rules_set, preset, players, info.games, result.engine, info)
+               .replace("{seed}", str(seed)))
+    click.echo(_format_table(table, "strategy"))
+    if output_path:
+        out.write_csv(table, output_path)
+        out.write_json(out.sidecar_path(output_path), out.provenance(
+            game=game, preset=preset or rules_set.DEFAULT_PRESET, rules=rules_set.to_dict(),
+            players=players, strategies=[{"seat": i, "label": b.label, **b.describe()}
+                                         for i, b in enumerate(bound)],
+            seed=seed, games=info.games, games_requested=info.requested, threads=info.threads,
+            engine=result.engine, elapsed_seconds=round(info.elapsed, 3),
+            interrupted=info.interrupted, per_game_file=str(games_path) if games_path else None))
+        extra = f" and {games_path}" if games_path else ""
+        click.echo(f"wrote {output_path} and {out.sidecar_path(output_path)}{extra}", err=True)
+    if info.interrupted:
+        click.echo(f"interrupted: kept the {info.games:,} games that finished (of {info.requested:,})",
+                   err=True)
+        sys.exit(130)
+
+
+@main.command(context_settings=CONTEXT)
+@click.argument("game")
+@play_options
+@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), metavar="FILE.csv",
+              help="Write the per-strategy table to FILE.csv, head-to-head to FILE-head-to-head.csv, "
+                   "provenance to FILE.json.")
+@friendly
+def tournament(game, players, strategies, games, seed, threads, plugins, engine, progress, preset,
+               rules_file, assignments, output_file):
+    """Round-robin: every strategy in every seat equally often, on the same decks.
+
+    Each of the N deals (-n) is played once per rotation of the strategies over the seats
+    (S strategies: S rotations), so every comparison is paired on the same cards. Prints one
+    row per strategy and a head-to-head table (row outscored column, ties half).
+
+    \b
+    Examples:
+      meeplelab tournament diamant --players 4 -s leave-after-hazards:k=2 \\
+          -s leave-at-gems:t=10 -s expected-value -s random-leave:p=0.2 -n 1e5 -o t.csv
+    """
+    from strategies.play import resolve_rules
+    from strategies.registry import parse_spec
+    from strategies.tournament import tournament as run_tournament
+    g = game_registry.get(game)
+    _load_plugins(plugins)
+    if len(strategies) < 2:
+        raise UsageError("a tournament needs at least two strategies (-s A -s B ...)")
+    players = players if players is not None else g.default_players
+    rules_set = resolve_rules(game, preset, rules_file, assignments)
+    bound = [parse_spec(game, s) for s in strategies]
+    output_path = out.check_writable(output_file) if output_file else None
+    h2h_path = None
+    if output_path:
+        h2h_path = out.check_writable(output_path.with_name(output_path.stem + "-head-to-head.csv"))
+    res = run_tournament(game, rules_set, bound, players, deals=games, seed=seed, threads=threads,
+                         progress=progress, engine=engine)
+    table, h2h = res.table(), res.head_to_head()
+    elapsed = sum(i.elapsed for i in res.infos)
+    played = sum(i.games for i in res.infos)
+    click.echo(f"{game} tournament: {players} players, {len(bound)} strategies x {games:,} deals "
+               f"({played:,} games), seed {seed}, rules {_rules_label(rules_set, preset)}; "
+               f"{elapsed:.2f} s")
+    click.echo(_format_table(table, "strategy"))
+    click.echo("\nhead-to-head: share of shared games in which the row outscored the column (ties half)")
+    click.echo(res.matrix().map(lambda v: "" if v != v else f"{v:.3f}").to_string())
+    if output_path:
+        out.write_csv(table, output_path)
+        out.write_csv(h2h, h2h_path)
+        out.write_json(out.sidecar_path(output_path), out.provenance(
+            game=game, preset=preset or rules_set.DEFAULT_PRESET, rules=rules_set.to_dict(),
+            players=players, strategies=[{"label": b.label, **b.describe()} for b in bound],
+            seed=seed, deals=games, games=played, rotations=len(bound),
+            threads=res.infos[0].threads if res.infos else None,
+            elapsed_seconds=round(elapsed, 3), interrupted=res.interrupted,
+            head_to_head_file=str(h2h_path)))
+        click.echo(f"wrote {output_path}, {h2h_path} and {out.sidecar_path(output_path)}", err=True)
+    if res.interrupted:
+        click.echo("interrupted: the tables cover the rotations and games that finished", err=True)
+        sys.exit(130)
+
+
+# ------------------------------------------------------------------ analyses and report
+@main.command(context_settings=CONTEXT)
+@click.argument("name")
+@click.option("--quick", is_flag=True, help="Few games: a smoke test, not a result.")
+@click.option("--output-dir", type=click.Path(file_okay=False), default="reports", show_default=True)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
+              help="Seed (default: the analysis's own, as in the report).")
+@click.option("--threads", type=int, default=None, help="Compiled threads (default: all cores).")
+@friendly
+def analyse(name, quick, output_dir, seed, threads):
+    """Run one analysis (CSV + PNG into --output-dir; see `meeplelab analyses`).
+
+    \b
+    Examples:
+      meeplelab analyse diamant-leave-threshold
+      meeplelab analyse diamant-variants --quick --output-dir /tmp/check
+    """
+    from analyses import registry
+    from sim.core.runner import set_threads
+    set_threads(threads)
+    out_dir = _checked_dir(output_dir)
+    section = registry.run(name, out_dir, quick=quick, seed=seed)
+    for f in section.files:
+        click.echo(f"wrote {out_dir / f}")
+
+
+@main.command(context_settings=CONTEXT)
+@click.option("--quick", is_flag=True, help="Few games per analysis (for tests); not a result.")
+@click.option("--output-dir", type=click.Path(file_okay=False), default="reports", show_default=True)
+@click.option("--only", multiple=True, metavar="NAME", help="Run only these analyses (repeatable).")
+@click.option("--threads", type=int, default=None, help="Compiled threads (default: all cores).")
+@friendly
+def report(quick, output_dir, only, threads):
+    """Regenerate every analysis into --output-dir, with README.md as the index.
+
+    Deterministic for a given seed: CSVs, PNGs (no timestamps) and the index are identical
+    from run to run.
+
+    \b
+    Examples:
+      meeplelab report
+      meeplelab report --quick --output-dir /tmp/report
+    """
+    from analyses import report as report_builder
+    from sim.core.runner import set_threads
+    set_threads(threads)
+    out_dir = _checked_dir(output_dir)
+    index = report_builder.build(out_dir, quick=quick, only=list(only) or None,
+                                 echo=lambda m: click.echo(m, err=True))
+    click.echo(f"wrote {index}")
+
+
+def _checked_dir(path) -> Path:
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise UsageError(f"--output-dir {p}: exists and is not a folder")
+    p.mkdir(parents=True, exist_ok=True)
+    out.check_writable(p / "probe.tmp")
+    return p
+
+
+# ------------------------------------------------------------------ benchmark
+@main.command(context_settings=CONTEXT)
+@click.argument("game")
+@click.option("-n", "--games", type=GameCount(), default="1e6", show_default=True,
+              help="Games per fast-engine measurement.")
+@click.option("--reference-games", type=GameCount(), default="2000", show_default=True,
+              help="Games for the reference-engine measurement.")
+@click.option("--repeat", type=click.IntRange(1, 20), default=3, show_default=True,
+              help="Measurements per configuration; the best is reported.")
+@friendly
+def bench(game, games, reference_games, repeat):
+    """Benchmark GAME: games/s of the fast engine (1 thread, all threads) and the reference.
+
+    Also measures a plugin strategy against the equivalent built-in, and the start-up time
+    of a second process (warm compilation cache). A benchmark, not a test.
+
+    \b
+    Example:
+      meeplelab bench diamant
+    """
+    from meeplelab import bench as bench_module
+    for line in bench_module.run(game, games=games, reference_games=reference_games, repeat=repeat):
+        click.echo(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,72 @@
+"""Statistics with their uncertainty: Wilson intervals, standard errors, paired differences."""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+from scipy import stats as _st
+
+Z95 = float(_st.norm.ppf(0.975))
+
+
+def wilson(successes, n, z: float = Z95):
+    """Wilson score interval for a proportion; `successes` may be fractional (split ties).
+
+    Vectorised; returns (low, high). n == 0 gives (0, 1)."""
+    successes = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(n > 0, successes / np.maximum(n, 1), 0.0)
+        denom = 1 + z * z / n
+        center = (p + z * z / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    low = np.where(n > 0, np.clip(center - half, 0, 1), 0.0)
+    high = np.where(n > 0, np.clip(center + half, 0, 1), 1.0)
+    return low, high
+
+
+def mean_se(total, total_sq, n):
+    """Mean and standard error of the mean from running sums (n-1 in the variance)."""
+    total, total_sq, n = (np.asarray(x, dtype=float) for x in (total, total_sq, n))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = total / n
+        var = np.maximum(total_sq - n * mean * mean, 0.0) / np.maximum(n - 1, 1)
+        se = np.sqrt(var / n)
+    return mean, np.where(n > 1, se, np.nan)
+
+
+def paired_difference(a, b):
+    """Mean of a - b over the same games (common random numbers) and its standard error."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    if d.size < 2:
+        return float(d.mean()) if d.size else float("nan"), float("nan")
+    return float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
+
+
+@dataclasses.dataclass
+class SeatTotals:
+    """Running sums per seat, so memory does not grow with the number of games."""
+    players: int
+    games: int = 0
+    score: np.ndarray = None
+    score_sq: np.ndarray = None
+    wins: np.ndarray = None
+
+    def __post_init__(self):
+        for name in ("score", "score_sq", "wins"):
+            if getattr(self, name) is None:
+                setattr(self, name, np.zeros(self.players))
+
+    def add(self, scores: np.ndarray, shares: np.ndarray) -> None:
+        s = scores.astype(float)
+        self.games += scores.shape[0]
+        self.score += s.sum(axis=0)
+        self.score_sq += (s * s).sum(axis=0)
+        self.wins += shares.sum(axis=0)
+
+    def summary(self):
+        """(mean, se, win_share, ci_low, ci_high) arrays per seat."""
+        mean, se = mean_se(self.score, self.score_sq, self.games)
+        win = self.wins / max(self.games, 1)
+        low, high = wilson(self.wins, self.games)
+        return mean, se, win, low, high

@@ -1,0 +1,156 @@
+"""Play games between bound strategies: pick the engine, pack parameters, aggregate.
+
+This is the Python API behind `meeplelab run`:
+
+    >>> from strategies.play import play, resolve_rules
+    >>> rules = resolve_rules("diamant", preset="diamant-2005")
+    >>> result = play("diamant", rules, ["leave-after-hazards:k=2"] * 4, games=10_000, seed=1)
+    >>> result.table()          # one row per seat, with standard errors and Wilson intervals
+"""
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from sim import games as game_registry
+from sim.core.batch import Batch, StrategyError
+from sim.core.errors import UsageError
+from sim.core.runner import RunInfo, run_chunks
+from sim.core.stats import SeatTotals
+
+from .registry import Bound, StrategyWarning, lineup as make_lineup
+
+REFERENCE_CHUNK = 512
+
+
+class StrategyFailure(UsageError):
+    """A strategy raised or returned an illegal action; the message says how to replay it."""
+
+
+def resolve_rules(game: str, preset: str | None = None, rules_file: str | None = None,
+                  assignments=()):
+    """preset -> rule file -> --set assignments, validated at each step."""
+    rules_cls = game_registry.get(game).rules
+    rules = rules_cls.preset(preset)
+    if rules_file:
+        rules = rules_cls.load_toml(rules_file, base=rules)
+    if assignments:
+        rules = rules.with_assignments(list(assignments))
+    return rules
+
+
+@dataclasses.dataclass
+class Result:
+    game: str
+    rules: object
+    lineup: list[Bound]
+    seed: int
+    engine: str
+    totals: SeatTotals
+    info: RunInfo
+
+    def table(self) -> pd.DataFrame:
+        """Per seat: strategy, games, mean_score, se_score, win_share, win_ci_low, win_ci_high."""
+        mean, se, win, low, high = self.totals.summary()
+        return pd.DataFrame({
+            "seat": np.arange(len(self.lineup)),
+            "strategy": [b.label for b in self.lineup],
+            "games": self.totals.games,
+            "mean_score": mean, "se_score": se,
+            "win_share": win, "win_ci_low": low, "win_ci_high": high,
+        })
+
+
+def choose_engine(lineup: list[Bound], engine: str = "auto") -> str:
+    """'fast' when every strategy compiled; otherwise the reference engine, with a warning."""
+    if engine not in ("auto", "fast", "reference"):
+        raise UsageError(f"engine {engine!r}: allowed auto, fast, reference")
+    slow = [b.strategy for b in lineup if not b.strategy.compiled]
+    if engine == "reference":
+        return engine
+    if slow:
+        names = ", ".join(f"{s.name!r} ({s.compile_error})" for s in dict.fromkeys(slow))
+        if engine == "fast":
+            raise UsageError(f"--engine fast: numba cannot compile strategy {names}")
+        warnings.warn(f"numba cannot compile strategy {names}; running on the reference engine, "
+                      f"about 100x slower", StrategyWarning, stacklevel=3)
+        return "reference"
+    return "fast"
+
+
+def batch_player(game: str, rules, lineup: list[Bound], seed: int, engine: str = "auto"
+                 ) -> tuple[Callable[[int, int], Batch], str]:
+    """A `play_batch(first_game, n)` closure for the runner, and the engine it uses."""
+    g = game_registry.get(game)
+    players = len(lineup)
+    if not g.min_players <= players <= g.max_players:
+        raise UsageError(f"{game}: {players} players; the engine plays {g.min_players} to {g.max_players}")
+    rules.check_players(players)
+    engine = choose_engine(lineup, engine)
+    kernels = [b.strategy.kernel for b in lineup]
+    params = [b.params_array(rules, players) for b in lineup]
+    natives = [b.strategy.native for b in lineup]
+
+    def reference(first: int, n: int) -> Batch:
+        try:
+            return g.reference_play(rules, players, seed, first, n, kernels, params)
+        except StrategyError as e:
+            raise _failure(game, lineup, seed, e) from None
+
+    def fast(first: int, n: int) -> Batch:
+        try:
+            return g.fast_play(rules, players, seed, first, n, kernels, params, natives)
+        except StrategyError as e:
+            raise _failure(game, lineup, seed, e) from None
+        except (KeyboardInterrupt, MemoryError):
+            raise
+        except Exception:
+            # a compiled strategy raised: replay the chunk on the reference engine to find it
+            reference(first, n)
+            raise
+
+    return (fast if engine == "fast" else reference), engine
+
+
+def _failure(game: str, lineup: list[Bound], seed: int, e: StrategyError) -> StrategyFailure:
+    who = lineup[e.seat]
+    return StrategyFailure(
+        f"strategy {who.label!r} ({who.strategy.origin}) in seat {e.seat} failed: {e.cause}; "
+        f"at {e.decision} of game index {e.game}, seed {seed}. Replay that game with "
+        f"`--seed {seed}` and the same strategies: it is game {e.game} of the run.")
+
+
+def play(game: str, rules, lineup, *, games: int, seed: int = 0, first_game: int = 0,
+         threads: int | None = None, chunk: int | None = None, progress: bool | None = None,
+         engine: str = "auto", on_batch: Callable[[Batch], None] | None = None) -> Result:
+    """Play `games` seeded games; `lineup` is a list of Bound or of strategy specs."""
+    if lineup and isinstance(lineup[0], str):
+        lineup = make_lineup(game, list(lineup), len(lineup))
+    play_batch, used = batch_player(game, rules, lineup, seed, engine)
+    totals = SeatTotals(len(lineup))
+
+    def collect(batch: Batch) -> None:
+        totals.add(batch.scores, batch.shares)
+        if on_batch is not None:
+            on_batch(batch)
+
+    if chunk is None and used == "reference":
+        chunk = REFERENCE_CHUNK
+    info = run_chunks(play_batch, games, collect, first_game=first_game, chunk=chunk,
+                      threads=threads, progress=progress, desc=f"{game} ({used} engine)")
+    return Result(game, rules, lineup, seed, used, totals, info)
+
+
+def per_game_frame(batch: Batch, game_extras) -> pd.DataFrame:
+    """Tidy per-game rows: game, score_0..score_{n-1}, winner (-1: shared or none), extras."""
+    cols = {"game": np.arange(batch.first_game, batch.first_game + batch.games)}
+    for seat in range(batch.scores.shape[1]):
+        cols[f"score_{seat}"] = batch.scores[:, seat]
+    cols["winner"] = batch.winners()
+    for key in game_extras:
+        cols[key] = batch.extras[key]
+    return pd.DataFrame(cols)
