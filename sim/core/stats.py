@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import dataclasses
 
-import numpy as np
-from scipy import stats as _st
+from statistics import NormalDist
 
-Z95 = float(_st.norm.ppf(0.975))
+import numpy as np
+
+Z95 = NormalDist().inv_cdf(0.975)   # 1.95996...; stdlib, so no scipy import at start-up
 
 
 def wilson(successes, n, z: float = Z95):
@@ -20,8 +21,9 @@ def wilson(successes, n, z: float = Z95):
         denom = 1 + z * z / n
         center = (p + z * z / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    low = np.where(n > 0, np.clip(center - half, 0, 1), 0.0)
-    high = np.where(n > 0, np.clip(center + half, 0, 1), 1.0)
+    # at p = 0 or 1 the bound is exactly 0 or 1 (rounding would leave it a hair inside)
+    low = np.where((n > 0) & (p > 0), np.clip(center - half, 0, 1), 0.0)
+    high = np.where((n > 0) & (p < 1), np.clip(center + half, 0, 1), 1.0)
     return low, high
 
 

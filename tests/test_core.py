@@ -1,0 +1,163 @@
+"""Game-agnostic core: keyed streams, statistics, the runner's independence from chunking."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from sim.core import rng
+from sim.core.errors import UsageError
+from sim.core.runner import run_chunks
+from sim.core.stats import SeatTotals, mean_se, paired_difference, wilson
+from sim.diamant import fast, reference
+from sim.diamant.rules import DiamantRules
+from strategies.play import play, resolve_rules
+from strategies.registry import lineup
+
+
+# ---------------------------------------------------------------- keyed random streams
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**63 - 1), game=st.integers(0, 2**40), stream=st.integers(0, 2**21),
+       n=st.integers(1, 2**31))
+def test_compiled_and_python_streams_agree(seed, game, stream, n):
+    state = rng.new_state(seed, game, stream)
+    twin = rng.KeyedRng(seed, game, stream)
+    assert [rng.uniform_below(state, n) for _ in range(20)] == [twin.below(n) for _ in range(20)]
+    assert rng.uniform_float(state) == twin.uniform()
+
+
+def test_streams_are_distinct_and_bounded():
+    draws = {(s, g, k): rng.KeyedRng(s, g, k).next_u64() for s in range(3) for g in range(3)
+             for k in (0, 1, rng.player_stream(0), rng.player_stream(1))}
+    assert len(set(draws.values())) == len(draws)
+    state = rng.new_state(1, 2, 3)
+    values = [rng.uniform_below(state, 6) for _ in range(6000)]
+    assert set(values) == set(range(6))
+    assert abs(np.mean(values) - 2.5) < 0.1
+
+
+def test_lazy_deal_is_the_prefix_of_the_shuffle():
+    values = np.arange(30)
+    rng.shuffle_in_place(rng.new_state(5, 6, 7), values)
+    lazy, s = np.arange(30), np.uint64(rng.stream_key(5, 6, 7))  # uint64, as in the engines
+    dealt = []
+    for i in range(30):
+        s, c = rng.draw_at(np.uint64(s), lazy, i)   # numba hands back a Python int
+        dealt.append(c)
+    assert dealt == list(values)
+
+
+# ---------------------------------------------------------------- statistics
+def test_wilson_matches_known_values():
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    low, high = wilson(0, 10)
+    assert low == 0 and high == pytest.approx(0.2775, abs=1e-4)
+    low, high = wilson(0, 0)
+    assert (low, high) == (0, 1)
+
+
+def test_mean_se_and_paired_difference():
+    x = np.array([1.0, 2.0, 3.0, 4.0])
+    mean, se = mean_se(x.sum(), (x * x).sum(), x.size)
+    assert mean == 2.5 and se == pytest.approx(x.std(ddof=1) / 2)
+    d, se_d = paired_difference([3, 4, 5], [1, 1, 2])
+    assert d == pytest.approx(8 / 3) and se_d == pytest.approx(np.std([2, 3, 3], ddof=1) / np.sqrt(3))
+
+
+def test_seat_totals_accumulate_like_one_batch():
+    scores = np.arange(24).reshape(8, 3)
+    shares = np.eye(3)[np.arange(8) % 3]
+    one, two = SeatTotals(3), SeatTotals(3)
+    one.add(scores, shares)
+    two.add(scores[:5], shares[:5])
+    two.add(scores[5:], shares[5:])
+    for a, b in zip(one.summary(), two.summary()):
+        np.testing.assert_allclose(a, b)
+
+
+# ---------------------------------------------------------------- reproducibility
+LINEUP = ["leave-after-hazards:k=2", "random-leave:p=0.25", "leave-at-gems:t=12", "expected-value"]
+
+
+def _per_game(chunk, threads, specs=LINEUP, seed=11, games=3000):
+    rows = []
+    play("diamant", resolve_rules("diamant"), specs, games=games, seed=seed, chunk=chunk,
+         threads=threads, progress=False, on_batch=lambda b: rows.append((b.scores, b.shares)))
+    return np.concatenate([r[0] for r in rows]), np.concatenate([r[1] for r in rows])
+
+
+def test_results_do_not_depend_on_threads_or_chunking():
+    base = _per_game(chunk=3000, threads=1)
+    for chunk, threads in ((1, 2), (777, 2), (1024, 1)):
+        if chunk == 1:
+            chunk = 97
+        other = _per_game(chunk=chunk, threads=threads)
+        np.testing.assert_array_equal(base[0], other[0])
+        np.testing.assert_array_equal(base[1], other[1])
+
+
+def test_changing_one_seat_does_not_change_the_cards():
+    """With no hazard removal the deck of every round is fixed by (seed, game, round)."""
+    rules = DiamantRules.preset().replace(remove_hazard_after_disaster=False)
+    paths = {}
+    for seat1 in ("always-continue", "leave-after-cards:n=2"):
+        bound = lineup("diamant", ["leave-after-hazards:k=2", seat1, "random-leave:p=0.3"], 3)
+        kernels = [b.strategy.kernel for b in bound]
+        params = [b.params_array(rules, 3) for b in bound]
+        rounds = []
+        g = reference.Game(rules, 3, 99, 5)
+        streams = [rng.new_state(99, 5, rng.player_stream(p)) for p in range(3)]
+        for _ in range(rules.rounds):
+            g.play_round(lambda s, p: kernels[p](s.observation(p), params[p], streams[p]) == 1)
+            rounds.append([repr(c) for c in g.path])
+        paths[seat1] = rounds
+    for a, b in zip(*paths.values()):
+        n = min(len(a), len(b))
+        assert n >= 1 and a[:n] == b[:n]
+
+
+def test_a_seats_random_stream_is_its_own():
+    """Seat 2's draws are the same whatever seat 1 plays (common random numbers)."""
+    from sim.core.rng import uniform_float
+    seen = {}
+    for seat1 in ("always-continue", "leave-after-cards:n=1"):
+        draws = []
+
+        def recorder(obs, params, stream):
+            draws.append(uniform_float(stream))
+            return 0
+
+        bound = lineup("diamant", ["leave-after-hazards:k=2", seat1, "always-continue"], 3)
+        kernels = [bound[0].strategy.kernel, bound[1].strategy.kernel, recorder]
+        params = [b.params_array(DiamantRules.preset(), 3) for b in bound]
+        reference.play_batch(DiamantRules.preset(), 3, 3, 0, 1, kernels, params)
+        seen[seat1] = draws
+    a, b = seen.values()
+    n = min(len(a), len(b))
+    assert n > 3 and a[:n] == b[:n]
+
+
+def test_runner_rejects_bad_counts_and_threads():
+    with pytest.raises(UsageError, match="at least 1"):
+        run_chunks(lambda first, n: None, 0, lambda b: None)
+    with pytest.raises(UsageError, match="--threads"):
+        run_chunks(lambda first, n: None, 10, lambda b: None, threads=10_000)
+
+
+def test_runner_keeps_finished_chunks_on_interrupt():
+    played = []
+
+    def play_batch(first, n):
+        if first >= 300:
+            raise KeyboardInterrupt
+        played.append((first, n))
+        return fast.play_batch(DiamantRules.preset(), 3, 1, first, n,
+                               *_kernels(["always-continue"] * 3))
+
+    info = run_chunks(play_batch, 1000, lambda b: None, chunk=100, progress=False)
+    assert info.interrupted and info.games == 300 and played[-1] == (200, 100)
+
+
+def _kernels(specs):
+    bound = lineup("diamant", specs, len(specs))
+    return ([b.strategy.kernel for b in bound],
+            [b.params_array(DiamantRules.preset(), len(specs)) for b in bound])
