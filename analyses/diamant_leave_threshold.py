@@ -110,7 +110,10 @@ def _plot_multiplayer(df: pd.DataFrame, path: Path) -> None:
         axes[0, col].set_ylabel("expected final score (gems)")
         axes[1, col].set_ylabel("win share (ties split)")
         axes[1, col].set_xlabel(xlabel)
-        axes[0, col].set_title(f"leave-after-{family}" if family == "hazards" else "leave-at-gems")
+        axes[0, col].set_title("leave-after-hazards" if family == "hazards" else "leave-at-gems")
+        if family == "hazards":
+            for ax in axes[:, col]:
+                ax.set_xticks(HAZARD_K)
     for ax in axes.flat:
         ax.grid(alpha=0.3)
     axes[0, 0].legend(fontsize=8)
@@ -126,6 +129,8 @@ def _plot_solo(df: pd.DataFrame, ceiling: float, path: Path) -> None:
         ax.errorbar(sub.threshold, sub.mean_score, yerr=ci(sub.se_score), marker="o", ms=3,
                     capsize=2, label="threshold rule")
         ax.axhline(ceiling, color="black", ls="--", label=f"solo-optimal (exact): {ceiling:.2f}")
+        if family == "hazards":
+            ax.set_xticks(HAZARD_K)
         ax.set_xlabel(xlabel)
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("expected final score (gems)")

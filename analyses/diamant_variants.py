@@ -135,6 +135,7 @@ def _plot(summary: pd.DataFrame, curves: pd.DataFrame, path: Path) -> None:
                                                      sub.win_ci_high - sub.win_share],
                          marker="o", ms=3, capsize=2, label=variant)
     axes[2].set_xlabel("k: seat 0 leaves after k hazard cards")
+    axes[2].set_xticks(HAZARD_K)
     axes[2].set_ylabel("win share of seat 0")
     axes[2].grid(alpha=0.3)
     axes[2].legend(fontsize=7)
