@@ -225,6 +225,13 @@ def _format_table(df, key: str) -> str:
     return shown.to_string(index=False)
 
 
+def _empty_batch(players, extras):
+    import numpy as np
+    from sim.core.batch import Batch
+    return Batch(0, np.zeros((0, players), np.int64), np.zeros((0, players), np.float64),
+                 {k: np.zeros(0, np.int64) for k in extras})
+
+
 @contextlib.contextmanager
 def _maybe_atomic(path):
     if path is None:
@@ -286,6 +293,8 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, progre
         result = play(game, rules_set, bound, games=games, seed=seed, threads=threads,
                       progress=progress, engine=engine, chunk=chunk,
                       on_batch=write_rows if fh is not None else None)
+        if fh is not None and first[0]:   # no game finished (early Ctrl-C): still a valid CSV
+            write_rows(_empty_batch(players, g.extras))
     info = result.info
     table = result.table()
     click.echo(_headline(game, rules_set, preset, players, info.games, result.engine, info)

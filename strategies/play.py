@@ -73,7 +73,7 @@ def choose_engine(lineup: list[Bound], engine: str = "auto") -> str:
     if engine == "reference":
         return engine
     if slow:
-        names = ", ".join(f"{s.name!r} ({s.compile_error})" for s in dict.fromkeys(slow))
+        names = ", ".join(dict.fromkeys(f"{s.name!r} ({s.compile_error})" for s in slow))
         if engine == "fast":
             raise UsageError(f"--engine fast: numba cannot compile strategy {names}")
         warnings.warn(f"numba cannot compile strategy {names}; running on the reference engine, "

@@ -173,8 +173,10 @@ def strategy(game: str, name: str, *, params=(), stochastic: bool = False, obser
 
 
 def _first_line(e: Exception) -> str:
+    """The reason numba gives, skipping its generic "Failed in nopython mode pipeline" header."""
     lines = [ln.strip() for ln in str(e).strip().splitlines() if ln.strip()]
-    return lines[0] if lines else ""
+    reasons = [ln for ln in lines if not ln.startswith("Failed in ")]
+    return (reasons or lines or [""])[0]
 
 
 def _cacheable(fn) -> bool:

@@ -37,6 +37,7 @@ def atomic_path(path: str | os.PathLike, mode: str = "w"):
     fd, tmp = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".",
                                prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(tmp, 0o666 & ~_umask())   # mkstemp makes 0600; give the usual permissions
         with os.fdopen(fd, mode, newline="" if "b" not in mode else None) as fh:
             yield fh
         os.replace(tmp, path)
@@ -44,6 +45,12 @@ def atomic_path(path: str | os.PathLike, mode: str = "w"):
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_text(path, text: str) -> None:

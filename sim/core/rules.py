@@ -8,6 +8,7 @@ preset -> rule file -> `--set key=value` assignments, and is validated at every 
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from typing import Any, ClassVar
 
@@ -129,7 +130,15 @@ class RuleSet:
         except tomllib.TOMLDecodeError as e:
             raise UsageError(f"rule file {path}: invalid TOML: {e}") from None
         if "preset" in data:
-            base = cls.preset(data.pop("preset"))
+            try:
+                base = cls.preset(data.pop("preset"))
+            except UsageError as e:
+                raise UsageError(f"rule file {path}{_line_of(path, 'preset')}: {e}") from None
+        names = [p.name for p in cls.params()]
+        for key in data:   # name the line of an unknown key, as for a TOML syntax error
+            if key not in names:
+                raise UsageError(f"rule file {path}{_line_of(path, key)}: unknown {cls.GAME} rule "
+                                 f"parameter {key!r}{suggest(key, names)}; see `meeplelab rules {cls.GAME}`")
         return cls.from_mapping(data, source=f"rule file {path}", base=base or cls.preset())
 
     def with_assignments(self, assignments: list[str]):
@@ -165,6 +174,19 @@ class RuleSet:
         other = other or self.preset()
         a, b = self.to_dict(), other.to_dict()
         return {k: v for k, v in a.items() if b[k] != v}
+
+
+def _line_of(path, key: str) -> str:
+    """', line N' where `key` is assigned (or opens a table) in a TOML file, or ''."""
+    pattern = re.compile(rf"""^\s*(\[\s*)?["']?{re.escape(key)}["']?\s*[=.\]]""")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for number, text in enumerate(fh, 1):
+                if pattern.match(text):
+                    return f", line {number}"
+    except OSError:
+        pass
+    return ""
 
 
 def _show(value) -> str:

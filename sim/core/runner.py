@@ -7,8 +7,11 @@ and then dropped, so memory does not grow with the number of games.
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import signal
 import sys
+import threading
 import time
 from typing import Callable
 
@@ -45,6 +48,26 @@ def set_threads(threads: int | None) -> int:
     return threads
 
 
+@contextlib.contextmanager
+def _sigint_deferred():
+    """Hold Ctrl-C until the block ends, then raise KeyboardInterrupt.
+
+    Without this, Ctrl-C while `on_batch` writes per-game rows or adds totals leaves a chunk
+    half-counted (per-game file, table and sidecar disagree)."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
+
+
 def run_chunks(play_batch: Callable[[int, int], Batch], n_games: int, on_batch: Callable[[Batch], None],
                *, first_game: int = 0, chunk: int | None = None, threads: int | None = None,
                progress: bool | None = None, desc: str = "games") -> RunInfo:
@@ -68,8 +91,9 @@ def run_chunks(play_batch: Callable[[int, int], Batch], n_games: int, on_batch: 
             except KeyboardInterrupt:
                 interrupted = True
                 break
-            on_batch(batch)
-            done += size
+            with _sigint_deferred():   # a chunk's results are kept whole or not at all
+                on_batch(batch)
+                done += size
             bar.update(size)
     except KeyboardInterrupt:
         interrupted = True

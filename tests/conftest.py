@@ -1,0 +1,52 @@
+"""Shared fixtures for the CLI and plugin tests (none is autouse)."""
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from strategies import registry
+
+ROOT = Path(__file__).resolve().parents[1]
+MEEPLELAB = Path(sys.executable).with_name("meeplelab")
+
+
+@pytest.fixture
+def clean_registry():
+    """Undo every strategy a test registers (plugins) and the entry-point scan."""
+    registry.all_strategies()   # built-ins and installed entry points, before the snapshot
+    saved = dict(registry._REGISTRY)
+    saved_flag = registry._entry_points_loaded[0]
+    yield registry
+    registry._REGISTRY.clear()
+    registry._REGISTRY.update(saved)
+    registry._entry_points_loaded[0] = saved_flag
+    registry._current_origin[0] = "built-in"
+
+
+@pytest.fixture
+def cli(tmp_path, monkeypatch, clean_registry):
+    """cli("run", "diamant", ...) -> click Result, run in tmp_path; stdout and stderr apart."""
+    from meeplelab.cli import main
+    monkeypatch.chdir(tmp_path)
+
+    def invoke(*args):
+        return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+    return invoke
+
+
+def meeplelab_process(*args, cwd, **kwargs) -> subprocess.Popen:
+    """The installed `meeplelab` script in a real process; SIGINT at its default (a parent
+    started in the background may ignore it, and children would inherit that)."""
+    return subprocess.Popen([str(MEEPLELAB), *map(str, args)], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, **kwargs)
+
+
+def read_json(path) -> dict:
+    return json.loads(Path(path).read_text())

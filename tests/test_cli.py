@@ -1,0 +1,435 @@
+"""The `meeplelab` command line: outputs, provenance, reproducibility, and bad input -> exit 2."""
+import csv
+import signal
+import subprocess
+import time
+import tomllib
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from meeplelab.cli import GameCount, main
+from sim.core.runner import available_threads
+from sim.diamant.rules import DiamantRules
+from strategies.registry import parse_spec
+
+from conftest import meeplelab_process, read_json
+
+pytestmark = pytest.mark.usefixtures("clean_registry")
+
+RUN_COLUMNS = ["seat", "strategy", "games", "mean_score", "se_score", "win_share", "win_ci_low",
+               "win_ci_high"]
+TOURNAMENT_COLUMNS = RUN_COLUMNS[1:]
+FOUR = ["-s", "leave-after-hazards:k=2", "-s", "leave-after-hazards:k=3", "-s", "leave-at-gems:t=10",
+        "-s", "leave-at-gems:t=15"]
+RULE_NAMES = [p.name for p in DiamantRules.params()]
+
+
+def files_in(folder) -> list[str]:
+    """Every entry of a folder, hidden temporaries included."""
+    return sorted(p.name for p in Path(folder).iterdir())
+
+
+def assert_usage_error(result, *fragments):
+    assert result.exit_code == 2, (result.exit_code, result.output)
+    for fragment in fragments:
+        assert fragment in result.stderr, (fragment, result.stderr)
+
+
+# ------------------------------------------------------------------ help and listings
+@pytest.mark.parametrize("command", [None, *sorted(main.commands)])
+def test_every_command_has_help_with_an_example(cli, command):
+    result = cli(*([command] if command else []), "--help")
+    assert result.exit_code == 0, result.output
+    assert "Example" in result.stdout
+    assert "meeplelab " in result.stdout
+
+
+def test_games_lists_diamant_with_player_counts_and_presets(cli):
+    result = cli("games")
+    assert result.exit_code == 0
+    assert "diamant" in result.stdout and "players: 1-8" in result.stdout
+    for preset in DiamantRules.PRESETS:
+        assert f"preset {preset}" in result.stdout
+
+
+def test_strategies_lists_names_parameters_defaults_and_docs(cli):
+    result = cli("strategies", "diamant")
+    assert result.exit_code == 0
+    for name in ["always-continue", "leave-after-hazards", "leave-at-gems", "expected-value",
+                 "random-leave", "solo-optimal"]:
+        assert f"diamant {name}" in result.stdout
+    assert "k=2: hazard cards revealed" in result.stdout          # parameter = default: doc
+    assert "an integer >= 0 and <= 100" in result.stdout          # its allowed range
+    assert "Leave with probability p before each card." in result.stdout
+    assert cli("strategies").stdout.count("diamant ") >= 7       # every game
+
+
+def test_analyses_lists_the_analyses(cli):
+    result = cli("analyses")
+    assert result.exit_code == 0
+    assert "diamant-leave-threshold" in result.stdout and "diamant-variants" in result.stdout
+
+
+@pytest.mark.parametrize("preset", sorted(DiamantRules.PRESETS))
+def test_rules_prints_every_parameter_and_loads_back(cli, tmp_path, preset):
+    printed = cli("rules", "diamant", "--preset", preset)
+    assert printed.exit_code == 0
+    data = tomllib.loads(printed.stdout)
+    assert sorted(data) == sorted(RULE_NAMES)
+    assert data == DiamantRules.preset(preset).to_dict()
+    (tmp_path / "variant.toml").write_text(printed.stdout)
+    again = cli("rules", "diamant", "--rules", "variant.toml")
+    assert again.exit_code == 0 and again.stdout == printed.stdout
+
+
+def test_rules_with_assignments(cli):
+    result = cli("rules", "diamant", "--set", "rounds=4", "--set", "hazard_copies=4")
+    data = tomllib.loads(result.stdout)
+    assert data["rounds"] == 4 and data["hazard_copies"] == 4
+
+
+# ------------------------------------------------------------------ run
+def test_run_writes_table_and_sidecar(cli, tmp_path):
+    result = cli("run", "diamant", "--players", 4, *FOUR, "-n", 2000, "--seed", 1, "-o", "out.csv")
+    assert result.exit_code == 0, result.output
+    assert "4 players, 2,000 games, seed 1" in result.stdout
+    for spec in FOUR[1::2]:
+        assert spec in result.stdout                       # the per-seat table
+    table = pd.read_csv(tmp_path / "out.csv")
+    assert list(table.columns) == RUN_COLUMNS
+    assert table["seat"].tolist() == [0, 1, 2, 3]
+    assert table["strategy"].tolist() == FOUR[1::2]
+    assert (table["games"] == 2000).all()
+    assert (table["win_ci_low"] <= table["win_share"]).all()
+    assert (table["win_share"] <= table["win_ci_high"]).all()
+    assert table["win_share"].sum() == pytest.approx(1.0)
+
+    side = read_json(tmp_path / "out.json")
+    assert side["meeplelab_version"] == "0.1.0"
+    assert side["rules"] == DiamantRules.preset().to_dict() and sorted(side["rules"]) == sorted(RULE_NAMES)
+    assert side["seed"] == 1 and side["games"] == 2000 and side["players"] == 4
+    assert side["threads"] == available_threads()
+    assert isinstance(side["elapsed_seconds"], float) and side["elapsed_seconds"] >= 0
+    assert side["interrupted"] is False
+    assert [(s["seat"], s["name"], s["params"]) for s in side["strategies"]] == [
+        (0, "leave-after-hazards", {"k": 2}), (1, "leave-after-hazards", {"k": 3}),
+        (2, "leave-at-gems", {"t": 10}), (3, "leave-at-gems", {"t": 15})]
+    assert files_in(tmp_path) == ["out.csv", "out.json"]      # no temporaries left
+
+
+def test_one_strategy_fills_every_seat_and_n_accepts_1e3(cli, tmp_path):
+    result = cli("run", "diamant", "-s", "leave-at-gems:t=12", "-n", "1e3", "-o", "one.csv")
+    assert result.exit_code == 0, result.output
+    table = pd.read_csv(tmp_path / "one.csv")
+    assert len(table) == 4 and (table["strategy"] == "leave-at-gems:t=12").all()
+    assert (table["games"] == 1000).all()
+    assert read_json(tmp_path / "one.json")["games"] == 1000
+
+
+def test_per_game_file(cli, tmp_path):
+    n = 1500
+    result = cli("run", "diamant", "--players", 3, "-s", "expected-value", "-s", "random-leave:p=0.1",
+                 "-s", "leave-after-cards:n=5", "-n", n, "--seed", 3, "--chunk", 400, "-o", "res.csv",
+                 "--per-game")
+    assert result.exit_code == 0, result.output
+    games = pd.read_csv(tmp_path / "res-games.csv")
+    assert list(games.columns) == ["game", "score_0", "score_1", "score_2", "winner",
+                                   "cards_revealed", "disasters"]
+    assert games["game"].tolist() == list(range(n))
+    assert games["winner"].between(-1, 2).all() and (games["disasters"] >= 0).all()
+    table = pd.read_csv(tmp_path / "res.csv")
+    for seat in range(3):    # the per-game rows are the games the table summarises
+        assert games[f"score_{seat}"].mean() == pytest.approx(table["mean_score"][seat], abs=1e-9)
+    assert read_json(tmp_path / "res.json")["per_game_file"] == "res-games.csv"
+
+
+def test_same_seed_same_numbers_other_seed_other_numbers(cli, tmp_path):
+    for name, seed in [("a", 5), ("b", 5), ("c", 6)]:
+        assert cli("run", "diamant", *FOUR, "-n", 2000, "--seed", seed, "-o", f"{name}.csv",
+                   "--per-game").exit_code == 0
+    text = {n: (tmp_path / f"{n}.csv").read_text() for n in "abc"}
+    assert text["a"] == text["b"] and text["a"] != text["c"]
+    assert (tmp_path / "a-games.csv").read_text() == (tmp_path / "b-games.csv").read_text()
+    assert (tmp_path / "a-games.csv").read_text() != (tmp_path / "c-games.csv").read_text()
+
+
+@pytest.mark.skipif(available_threads() < 2, reason="needs two cores")
+def test_results_do_not_depend_on_threads(cli, tmp_path):
+    for name, threads in [("t1", 1), ("t2", 2)]:
+        result = cli("run", "diamant", *FOUR, "-n", 3000, "--seed", 9, "-o", f"{name}.csv",
+                     "--per-game", "--threads", threads)
+        assert result.exit_code == 0, result.output
+    assert (tmp_path / "t1.csv").read_text() == (tmp_path / "t2.csv").read_text()
+    assert (tmp_path / "t1-games.csv").read_text() == (tmp_path / "t2-games.csv").read_text()
+    assert [read_json(tmp_path / f"{n}.json")["threads"] for n in ("t1", "t2")] == [1, 2]
+
+
+def test_games_do_not_depend_on_the_chunk_size(cli, tmp_path):
+    for name, chunk in [("c1", 3000), ("c2", 333)]:
+        result = cli("run", "diamant", *FOUR, "-n", 3000, "--seed", 9, "-o", f"{name}.csv",
+                     "--per-game", "--chunk", chunk)
+        assert result.exit_code == 0, result.output
+    assert (tmp_path / "c1-games.csv").read_text() == (tmp_path / "c2-games.csv").read_text()
+    # the table is the same up to float summation order of split wins (last bits)
+    a, b = pd.read_csv(tmp_path / "c1.csv"), pd.read_csv(tmp_path / "c2.csv")
+    pd.testing.assert_frame_equal(a, b, check_exact=False, rtol=1e-12)
+
+
+def test_preset_rule_file_and_assignments_reach_the_sidecar(cli, tmp_path):
+    assert cli("run", "diamant", "-s", "expected-value", "-n", 500, "--preset", "incan-gold-2006",
+               "-o", "ig.csv").exit_code == 0
+    side = read_json(tmp_path / "ig.json")
+    assert side["preset"] == "incan-gold-2006"
+    assert side["rules"] == DiamantRules.preset("incan-gold-2006").to_dict()
+    assert side["rules"]["artifacts"] == "per-round"
+
+    (tmp_path / "variant.toml").write_text('preset = "incan-gold-2006"\nrounds = 3\n')
+    assert cli("run", "diamant", "-s", "expected-value", "-n", 500, "--rules", "variant.toml",
+               "--set", "hazard_copies=4", "-o", "v.csv").exit_code == 0
+    rules = read_json(tmp_path / "v.json")["rules"]
+    assert (rules["rounds"], rules["hazard_copies"], rules["artifacts"]) == (3, 4, "per-round")
+
+    result = cli("run", "diamant", "-s", "leave-after-hazards:k=2", "-n", 500, "--set", "rounds=4",
+                 "--set", "hazard_copies=4", "-o", "set.csv")
+    assert result.exit_code == 0 and "rounds=4" in result.stdout
+    rules = read_json(tmp_path / "set.json")["rules"]
+    assert rules == DiamantRules.preset().replace(rounds=4, hazard_copies=4).to_dict()
+
+
+def test_tournament_writes_table_head_to_head_and_sidecar(cli, tmp_path):
+    specs = ["leave-after-hazards:k=2", "leave-at-gems:t=10", "expected-value:risk=1"]
+    result = cli("tournament", "diamant", "--players", 4, *[x for s in specs for x in ("-s", s)],
+                 "-n", 1000, "--seed", 2, "-o", "t.csv")
+    assert result.exit_code == 0, result.output
+    assert "head-to-head" in result.stdout
+    table = pd.read_csv(tmp_path / "t.csv")
+    assert list(table.columns) == TOURNAMENT_COLUMNS
+    assert table["strategy"].tolist() == specs
+    assert table["games"].sum() == 3 * 1000 * 4               # 3 rotations x deals x seats
+    h2h = pd.read_csv(tmp_path / "t-head-to-head.csv")
+    assert {"strategy", "opponent", "games", "win_rate"} <= set(h2h.columns)
+    assert len(h2h) == 6                                         # every ordered pair
+    pairs = h2h.set_index(["strategy", "opponent"])["win_rate"]
+    for a in specs:
+        for b in specs:
+            if a != b:
+                assert pairs[a, b] + pairs[b, a] == pytest.approx(1.0)
+    side = read_json(tmp_path / "t.json")
+    assert side["deals"] == 1000 and side["games"] == 3000 and side["seed"] == 2
+    assert [s["name"] for s in side["strategies"]] == ["leave-after-hazards", "leave-at-gems",
+                                                        "expected-value"]
+    assert side["rules"] == DiamantRules.preset().to_dict()
+
+
+# ------------------------------------------------------------------ bad input: exit 2
+@pytest.mark.parametrize("args, fragments", [
+    (["run", "diamnt", "-s", "always-continue"], ["unknown game 'diamnt'", "did you mean 'diamant'"]),
+    (["rules", "diamnt"], ["unknown game 'diamnt'"]),
+    (["strategies", "diamnt"], ["unknown game 'diamnt'"]),
+    (["run", "diamant", "--preset", "incan-gold", "-s", "always-continue"],
+     ["unknown diamant preset 'incan-gold'", "did you mean 'incan-gold-2006'", "allowed:"]),
+    (["run", "diamant", "-s", "leave-after-hazard"],
+     ["unknown diamant strategy 'leave-after-hazard'", "did you mean 'leave-after-hazards'"]),
+    (["run", "diamant", "-s", "leave-after-hazards:kk=2"],
+     ["unknown parameter 'kk'", "did you mean 'k'", "parameters of 'leave-after-hazards': k"]),
+    (["run", "diamant", "-s", "leave-after-hazards:k=two"],
+     ["parameter 'k' = 'two'", "expected an integer >= 0 and <= 100"]),
+    (["run", "diamant", "-s", "leave-after-hazards:k=2.5"], ["expected an integer"]),
+    (["run", "diamant", "-s", "random-leave:p=1.5"],
+     ["parameter 'p' = '1.5' is out of range", "expected a number >= 0.0 and <= 1.0"]),
+    (["run", "diamant", "-s", "leave-at-gems:t=-1"], ["out of range", ">= 0"]),
+    (["run", "diamant", "--players", 2, "-s", "always-continue"],
+     ["2 players is not allowed", "min_players=3"]),
+    (["run", "diamant", "--players", 9, "-s", "always-continue"], ["9 players", "1 to 8"]),
+    (["run", "diamant", "--players", 4, "-s", "always-continue", "-s", "expected-value"],
+     ["2 strategies for 4 players", "exactly 4"]),
+    (["run", "diamant", "-s", "always-continue", "-n", 0], ["at least 1"]),
+    (["run", "diamant", "-s", "always-continue", "-n", -10], ["at least 1"]),
+    (["run", "diamant", "-s", "always-continue", "-n", "1.5"], ["whole number"]),
+    (["run", "diamant", "-s", "always-continue", "-n", "lots"], ["not a number of games"]),
+    (["run", "diamant"], ["at least one strategy"]),
+    (["run", "diamant", "-s", "always-continue", "--set", "rounds=0"],
+     ["'rounds' = 0", "expected an integer >= 1 and <= 20"]),
+    (["run", "diamant", "-s", "always-continue", "--set", "round=4"],
+     ["unknown diamant rule parameter 'round'", "did you mean 'rounds'"]),
+    (["run", "diamant", "-s", "always-continue", "--set", "tie_break=coin"],
+     ["'tie_break' = 'coin'", "one of 'shared'"]),
+    (["run", "diamant", "-s", "always-continue", "--threads", 0], ["--threads 0", "allowed 1 to"]),
+    (["tournament", "diamant", "-s", "always-continue"], ["at least two strategies"]),
+    (["tournament", "diamant", "--players", 9, "-s", "always-continue", "-s", "expected-value"],
+     ["9 players"]),
+    (["run", "diamant", "-s", "solo-optimal"], ["lone player", "--players 1"]),
+])
+def test_bad_input_is_a_clear_usage_error(cli, tmp_path, args, fragments):
+    result = cli(*args, "-o", "out.csv") if args[0] in ("run", "tournament") else cli(*args)
+    assert_usage_error(result, *fragments)
+    assert "Traceback" not in result.output
+    assert files_in(tmp_path) == []                             # nothing half-written
+
+
+def test_rule_file_errors_name_the_file_and_line(cli, tmp_path):
+    (tmp_path / "unknown.toml").write_text("# my variant\nrounds = 4\n\nhazard_copys = 4\n")
+    assert_usage_error(cli("run", "diamant", "-s", "always-continue", "--rules", "unknown.toml"),
+                       "rule file unknown.toml, line 4", "unknown diamant rule parameter 'hazard_copys'",
+                       "did you mean 'hazard_copies'")
+    (tmp_path / "broken.toml").write_text("rounds = 4\nhazard_copies = = 4\n")
+    assert_usage_error(cli("rules", "diamant", "--rules", "broken.toml"),
+                       "rule file broken.toml", "invalid TOML", "line 2")
+    (tmp_path / "wrong.toml").write_text('rounds = "five"\n')
+    assert_usage_error(cli("rules", "diamant", "--rules", "wrong.toml"),
+                       "rule file wrong.toml", "'rounds' = 'five'", "expected an integer")
+    (tmp_path / "preset.toml").write_text('rounds = 4\npreset = "incan"\n')
+    assert_usage_error(cli("rules", "diamant", "--rules", "preset.toml"),
+                       "rule file preset.toml, line 2", "unknown diamant preset 'incan'")
+    assert_usage_error(cli("rules", "diamant", "--rules", "missing.toml"), "missing.toml", "no such file")
+
+
+@pytest.fixture
+def no_games(monkeypatch):
+    """Fail the test if any game is played."""
+    import strategies.play
+    import strategies.tournament
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("games were played before the output path was checked")
+    for module, name in [(strategies.play, "play"), (strategies.play, "batch_player"),
+                         (strategies.tournament, "play"), (strategies.tournament, "tournament")]:
+        monkeypatch.setattr(module, name, refuse)
+
+
+@pytest.mark.parametrize("command", ["run", "tournament"])
+def test_unwritable_output_fails_before_any_game(cli, tmp_path, no_games, command):
+    three = ["-s", "leave-after-hazards:k=2", "-s", "expected-value", "-s", "leave-at-gems"]
+    assert_usage_error(cli(command, "diamant", *three, "-o", "missing/out.csv"),
+                       "missing/out.csv", "folder missing does not exist")
+    (tmp_path / "adir").mkdir()
+    assert_usage_error(cli(command, "diamant", *three, "-o", "adir"), "adir", "directory")
+    assert files_in(tmp_path) == ["adir"] and files_in(tmp_path / "adir") == []
+
+
+def test_unwritable_per_game_or_head_to_head_file_fails_before_any_game(cli, tmp_path, no_games):
+    (tmp_path / "out-games.csv").mkdir()
+    assert_usage_error(cli("run", "diamant", "-s", "always-continue", "-o", "out.csv", "--per-game"),
+                       "out-games.csv", "is a directory")
+    assert_usage_error(cli("run", "diamant", "-s", "always-continue", "--per-game"), "give -o")
+    (tmp_path / "t-head-to-head.csv").mkdir()
+    assert_usage_error(cli("tournament", "diamant", "-s", "always-continue", "-s", "expected-value",
+                           "-o", "t.csv"), "t-head-to-head.csv", "is a directory")
+    assert files_in(tmp_path) == ["out-games.csv", "t-head-to-head.csv"]
+
+
+# ------------------------------------------------------------------ real processes
+def test_exit_code_2_end_to_end(tmp_path):
+    start = time.monotonic()
+    proc = meeplelab_process("run", "diamant", "-s", "leave-after-hazards:k=2", "-n", "1e9",
+                             "-o", tmp_path / "nowhere" / "out.csv", cwd=tmp_path)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2, err
+    assert "folder" in err and "does not exist" in err and "Traceback" not in err
+    assert time.monotonic() - start < 30          # 1e9 games were not played first
+    assert files_in(tmp_path) == []
+
+    proc = meeplelab_process("run", "diamant", "-s", "leave-after-hazards:k=x", cwd=tmp_path)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 2 and "expected an integer" in err and "Traceback" not in err
+
+
+def test_ctrl_c_keeps_the_finished_games_and_says_so(tmp_path):
+    proc = meeplelab_process("run", "diamant", "-s", "always-continue", "-n", "1e9", "--chunk", 20000,
+                             "-o", "out.csv", "--per-game", cwd=tmp_path)
+    try:
+        # wait until at least one chunk is in the per-game temporary file, then a little more
+        deadline = time.monotonic() + 60
+        while not any(p.name.startswith(".out-games.csv.") and p.stat().st_size > 0
+                      for p in tmp_path.iterdir()):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no game finished within 60 s"
+            time.sleep(0.05)
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert "interrupted" in err and "kept the" in err
+    assert files_in(tmp_path) == ["out-games.csv", "out.csv", "out.json"]   # no temporaries
+
+    side = read_json(tmp_path / "out.json")
+    assert side["interrupted"] is True and side["games_requested"] == 10**9
+    played = side["games"]
+    assert 0 < played < 10**9 and played % 20000 == 0          # whole chunks only
+    table = pd.read_csv(tmp_path / "out.csv")
+    assert list(table.columns) == RUN_COLUMNS and (table["games"] == played).all()
+    with open(tmp_path / "out-games.csv", newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert rows[0] == ["game", "score_0", "score_1", "score_2", "score_3", "winner",
+                       "cards_revealed", "disasters"]
+    assert len(rows) - 1 == played
+    assert all(len(r) == 8 for r in rows[1:])
+    assert [int(r[0]) for r in rows[1:]] == list(range(played))
+    assert f"{played:,} games" in out
+
+
+def test_ctrl_c_while_a_chunk_is_being_written_keeps_it_whole(cli, tmp_path, monkeypatch):
+    """Deterministic version of the race above: SIGINT arrives inside the per-game writer."""
+    import os
+    import strategies.play
+    real = strategies.play.per_game_frame
+    calls = []
+
+    def interrupted_frame(batch, extras):
+        calls.append(batch.first_game)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGINT)     # Ctrl-C half-way through chunk 2's rows
+        return real(batch, extras)
+
+    monkeypatch.setattr(strategies.play, "per_game_frame", interrupted_frame)
+    result = cli("run", "diamant", "-s", "always-continue", "-n", 5000, "--chunk", 1000,
+                 "-o", "out.csv", "--per-game")
+    assert result.exit_code == 130 and "interrupted" in result.stderr
+    assert calls == [0, 1000]
+    side = read_json(tmp_path / "out.json")
+    assert side["games"] == 2000 and side["interrupted"] is True
+    assert (pd.read_csv(tmp_path / "out.csv")["games"] == 2000).all()
+    assert pd.read_csv(tmp_path / "out-games.csv")["game"].tolist() == list(range(2000))
+
+
+def test_ctrl_c_before_any_game_finished_still_writes_valid_files(cli, tmp_path, monkeypatch):
+    import strategies.play
+
+    def interrupted(*args, **kwargs):
+        def play_batch(first, n):
+            raise KeyboardInterrupt
+        return play_batch, "fast"
+
+    monkeypatch.setattr(strategies.play, "batch_player", interrupted)
+    result = cli("run", "diamant", "-s", "always-continue", "-n", 5000, "-o", "out.csv", "--per-game")
+    assert result.exit_code == 130 and "kept the 0 games" in result.stderr
+    assert read_json(tmp_path / "out.json")["games"] == 0
+    assert (pd.read_csv(tmp_path / "out.csv")["games"] == 0).all()
+    assert (tmp_path / "out-games.csv").read_text() == (
+        "game,score_0,score_1,score_2,score_3,winner,cards_revealed,disasters\n")
+
+
+# ------------------------------------------------------------------ properties (no games)
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 10**12), st.sampled_from(["plain", "underscore", "float", "exponent"]))
+def test_game_count_accepts_the_usual_spellings(n, style):
+    text = {"plain": str(n), "underscore": f"{n:_}", "float": f"{n}.0",
+            "exponent": f"{n:e}"}[style]
+    if style == "exponent" and float(text) != n:
+        return                                              # not exact in 7 digits
+    assert GameCount().convert(text, None, None) == n
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 100), st.floats(0.0, 1.0, allow_nan=False))
+def test_a_label_parses_back_to_the_same_strategy(k, p):
+    for spec in (f"leave-after-hazards:k={k}", f"random-leave:p={p!r}"):
+        bound = parse_spec("diamant", spec)
+        assert parse_spec("diamant", bound.label) == bound

@@ -1,0 +1,299 @@
+"""Strategy plugins: files (--plugin), installed entry points, compiled or not, broken or not."""
+import re
+import sys
+import textwrap
+import warnings
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from numba.core.registry import CPUDispatcher
+
+import sim.diamant.fast
+from sim.core.strategy_api import DECIDE_SIG
+from strategies import registry
+from strategies.play import StrategyFailure, play, resolve_rules
+from strategies.registry import StrategyWarning, all_strategies, load_plugin_file
+
+from conftest import ROOT, read_json
+
+pytestmark = pytest.mark.usefixtures("clean_registry")
+
+EXAMPLE = ROOT / "strategies" / "examples" / "diamant_plugin.py"
+HEADER = """\
+from sim.diamant import observation as O
+from strategies import Param, strategy
+"""
+
+
+def write_plugin(folder: Path, name: str, body: str) -> Path:
+    path = folder / f"{name}.py"
+    path.write_text(HEADER + textwrap.dedent(body))
+    return path
+
+
+def files_in(folder) -> list[str]:
+    return sorted(p.name for p in Path(folder).iterdir() if p.name != "__pycache__")
+
+
+# ------------------------------------------------------------------ the example plugin file
+def test_example_plugin_runs_compiled_on_the_fast_engine(cli, tmp_path):
+    result = cli("run", "diamant", "--plugin", EXAMPLE, "-s", "example-cautious:risk=0.2",
+                 "-s", "expected-value", "-s", "leave-after-hazards:k=2", "-n", 2000, "--seed", 4,
+                 "-o", "out.csv")
+    assert result.exit_code == 0, result.output
+    assert "fast engine" in result.stdout and "warning" not in result.stderr
+    s = registry.get("diamant", "example-cautious")
+    assert s.compiled and isinstance(s.kernel, CPUDispatcher)
+    assert [tuple(sig) for sig in s.kernel.signatures] == [DECIDE_SIG.args]
+    assert s.origin == f"plugin file {EXAMPLE}"
+    side = read_json(tmp_path / "out.json")
+    assert side["engine"] == "fast"
+    assert side["strategies"][0] == {"seat": 0, "label": "example-cautious:risk=0.2,min_gems=4",
+                                     "name": "example-cautious",
+                                     "params": {"risk": 0.2, "min_gems": 4},
+                                     "origin": f"plugin file {EXAMPLE}", "compiled": True}
+    table = pd.read_csv(tmp_path / "out.csv")
+    assert table["mean_score"][0] > 5          # it plays: leaves with gems
+
+
+def test_example_plugin_plays_the_same_games_on_both_engines(cli, tmp_path):
+    lineup = ["-s", "example-cautious", "-s", "random-leave:p=0.1", "-s", "leave-at-gems:t=8"]
+    for engine in ("fast", "reference"):
+        result = cli("run", "diamant", "--plugin", EXAMPLE, *lineup, "-n", 150, "--seed", 11,
+                     "--engine", engine, "-o", f"{engine}.csv", "--per-game")
+        assert result.exit_code == 0, result.output
+        assert f"{engine} engine" in result.stdout
+    assert (tmp_path / "fast-games.csv").read_text() == (tmp_path / "reference-games.csv").read_text()
+
+
+def test_example_plugin_is_listed_with_its_parameters(cli):
+    result = cli("strategies", "diamant", "--plugin", EXAMPLE)
+    assert result.exit_code == 0
+    assert f"diamant example-cautious  [deterministic; plugin file {EXAMPLE}]" in result.stdout
+    assert "risk=0.15: leave when the chance" in result.stdout
+    assert "min_gems=4: never leave with fewer" in result.stdout
+    assert "reference engine only" not in result.stdout
+
+
+def test_plugin_parameters_are_validated(cli):
+    result = cli("run", "diamant", "--plugin", EXAMPLE, "-s", "example-cautious:risk=2")
+    assert result.exit_code == 2
+    assert "parameter 'risk' = '2' is out of range: expected a number >= 0.0 and <= 1.0" in result.stderr
+    result = cli("run", "diamant", "--plugin", EXAMPLE, "-s", "example-cautious:min_gem=3")
+    assert result.exit_code == 2 and "did you mean 'min_gems'" in result.stderr
+
+
+# ------------------------------------------------------------------ a plugin numba cannot compile
+@pytest.mark.parametrize("container, reason", [
+    ("{0: 2, 1: 2, 2: 3}", "Untyped global name 'LIMITS': Cannot determine Numba type of <class 'dict'>"),
+    ("{2, 3}", "reflected set(int64) type, assigned to variable 'LIMITS' in globals"),
+])
+def test_uncompilable_plugin_runs_on_the_reference_engine_with_a_warning(cli, tmp_path, container,
+                                                                         reason):
+    write_plugin(tmp_path, "pyplug", f"""
+        LIMITS = {container}
+
+        @strategy("diamant", "python-hazards")
+        def python_hazards(obs, params, rng):
+            '''Leave after a number of hazards looked up in a Python container.'''
+            return O.LEAVE if obs[O.HAZARDS_REVEALED] in LIMITS else O.CONTINUE
+        """)
+    result = cli("run", "diamant", "--plugin", "pyplug.py", "-s", "python-hazards",
+                 "-s", "leave-after-hazards:k=2", "-s", "expected-value", "-n", 100, "-o", "out.csv")
+    assert result.exit_code == 0, result.output
+    assert "reference engine" in result.stdout
+    warning = result.stderr.splitlines()[0]
+    assert warning.startswith("warning: numba cannot compile strategy 'python-hazards'")
+    assert "(TypingError: " in warning and reason in warning     # numba's reason, not its header
+    assert "reference engine" in warning
+    assert read_json(tmp_path / "out.json")["strategies"][0]["compiled"] is False
+    assert (pd.read_csv(tmp_path / "out.csv")["games"] == 100).all()
+
+    listed = cli("strategies", "diamant", "--plugin", "pyplug.py")
+    assert "reference engine only: TypingError: " in listed.stdout and reason in listed.stdout
+
+    forced = cli("run", "diamant", "--plugin", "pyplug.py", "-s", "python-hazards", "--engine", "fast")
+    assert forced.exit_code == 2
+    assert "--engine fast: numba cannot compile strategy 'python-hazards'" in forced.stderr
+
+
+# ------------------------------------------------------------------ broken plugin files
+@pytest.mark.parametrize("source, cause", [
+    ("raise RuntimeError('no licence key')\n", "RuntimeError: no licence key"),
+    ("def decide(obs, params, rng)\n    return 0\n", "SyntaxError"),
+    ("import no_such_module_xyz\n", "ModuleNotFoundError: No module named 'no_such_module_xyz'"),
+])
+def test_broken_plugin_file_is_reported_and_the_rest_keeps_working(cli, tmp_path, source, cause):
+    (tmp_path / "broken.py").write_text(source)
+    result = cli("run", "diamant", "--plugin", "broken.py", "--plugin", EXAMPLE, "-s", "example-cautious",
+                 "-s", "leave-after-hazards:k=2", "-s", "expected-value", "-n", 500)
+    assert result.exit_code == 0, result.output
+    assert "warning: plugin file broken.py failed to import" in result.stderr
+    assert cause in result.stderr and "its strategies are unavailable" in result.stderr
+    assert "example-cautious" in result.stdout                  # the other plugin works
+    with pytest.raises(registry.UsageError, match=r"plugin file .*broken\.py failed to import"):
+        load_plugin_file(tmp_path / "broken.py")
+    assert "meeplelab_plugin_broken" not in sys.modules
+    assert {"always-continue", "example-cautious"} <= {s.name for s in all_strategies("diamant")}
+
+
+def test_missing_plugin_file_is_reported(cli):
+    result = cli("strategies", "diamant", "--plugin", "nope.py")
+    assert "plugin file nope.py: no such file" in result.stderr
+    assert "diamant always-continue" in result.stdout
+
+
+# ------------------------------------------------------------------ plugins that misbehave
+FAILING = {
+    # name: (plugin body, expected cause); each misbehaves once it carries 25 gems
+    "py-raiser": ("""
+        SEEN = set()
+
+        @strategy("diamant", "py-raiser")
+        def py_raiser(obs, params, rng):
+            '''Raises (and cannot be compiled: it keeps a Python set).'''
+            SEEN.add(1)
+            if obs[O.CARRIED] >= 25:
+                raise RuntimeError("greedy")
+            return O.LEAVE if obs[O.HAZARDS_REVEALED] >= 2 else O.CONTINUE
+        """, "raised RuntimeError: greedy"),
+    "nb-illegal": ("""
+        @strategy("diamant", "nb-illegal")
+        def nb_illegal(obs, params, rng):
+            '''Compiled; returns an action that does not exist.'''
+            if obs[O.CARRIED] >= 25:
+                return 7
+            return O.LEAVE if obs[O.HAZARDS_REVEALED] >= 2 else O.CONTINUE
+        """, "returned illegal action 7 (allowed: 0 = continue, 1 = leave)"),
+    "nb-raiser": ("""
+        @strategy("diamant", "nb-raiser")
+        def nb_raiser(obs, params, rng):
+            '''Compiled; raises inside the fast engine.'''
+            if obs[O.CARRIED] >= 25:
+                raise ValueError("compiled greed")
+            return O.LEAVE if obs[O.HAZARDS_REVEALED] >= 2 else O.CONTINUE
+        """, "raised ValueError: compiled greed"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FAILING))
+def test_misbehaving_strategy_names_strategy_decision_seed_and_game(cli, tmp_path, name):
+    body, cause = FAILING[name]
+    write_plugin(tmp_path, "bad", body)
+    lineup = [name, "leave-after-hazards:k=2", "leave-at-gems:t=10"]
+    result = cli("run", "diamant", "--plugin", "bad.py", *[x for s in lineup for x in ("-s", s)],
+                 "-n", 5000, "--seed", 7, "--chunk", 1000, "-o", "out.csv", "--per-game")
+    assert result.exit_code == 2, result.output
+    message = result.stderr
+    assert f"strategy '{name}' (plugin file bad.py) in seat 0 failed: {cause}" in message
+    found = re.search(r"at decision (\d+) of round (\d+) \(0-based\) of game index (\d+), seed 7", message)
+    assert found, message
+    assert "Traceback" not in result.output
+    assert files_in(tmp_path) == ["bad.py"]                     # nothing half-written
+
+    # the game index is the one that replays the failure: the games before it are fine
+    game = int(found.group(3))
+    rules = resolve_rules("diamant")
+    bound = registry.lineup("diamant", lineup, 3)
+    if game > 0:
+        assert play("diamant", rules, bound, games=game, seed=7).info.games == game
+    with pytest.raises(StrategyFailure) as replay:
+        play("diamant", rules, bound, games=1, first_game=game, seed=7)
+    assert found.group(0) in str(replay.value)
+
+
+# ------------------------------------------------------------------ entry-point plugins
+@pytest.fixture
+def fake_distribution(tmp_path, monkeypatch, clean_registry):
+    """install(entry_points={name: module}, modules={module: source}): a fake installed package."""
+    added = []
+
+    def install(entry_points: dict, modules: dict) -> None:
+        dist = tmp_path / "site" / "fakeplug-0.1.dist-info"
+        dist.mkdir(parents=True)
+        (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: fakeplug\nVersion: 0.1\n")
+        (dist / "entry_points.txt").write_text(
+            f"[{registry.ENTRY_POINT_GROUP}]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points.items()))
+        for module, source in modules.items():
+            (tmp_path / "site" / f"{module}.py").write_text(HEADER + textwrap.dedent(source))
+            added.append(module)
+        monkeypatch.syspath_prepend(str(tmp_path / "site"))
+        clean_registry._entry_points_loaded[0] = False
+
+    yield install
+    for module in added:
+        sys.modules.pop(module, None)
+
+
+GOOD_ENTRY = """
+    @strategy("diamant", "fake-gems", params=[Param("t", 9, "carried gems that make you leave", 0, 500)],
+              source="fakeplug")
+    def fake_gems(obs, params, rng):
+        '''Leave once carrying t gems (from an installed package).'''
+        return O.LEAVE if obs[O.CARRIED] >= params[0] else O.CONTINUE
+    """
+
+
+def test_entry_point_plugin_is_found_and_plays(fake_distribution, cli, tmp_path):
+    fake_distribution({"fake": "fakeplug_good"}, {"fakeplug_good": GOOD_ENTRY})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                          # no warning for a good plugin
+        names = {s.name: s for s in all_strategies("diamant")}
+    assert "fake-gems" in names and "always-continue" in names
+    s = names["fake-gems"]
+    assert s.origin == "entry point fake (fakeplug_good)" and s.compiled
+    assert s.summary == "Leave once carrying t gems (from an installed package)."
+
+    result = play("diamant", resolve_rules("diamant"), ["fake-gems:t=12", "leave-at-gems:t=12",
+                                                        "expected-value"], games=1000, seed=3)
+    assert result.engine == "fast"
+    table = result.table()
+    # the plugin is the same rule as the built-in next to it: same seat-independent strength
+    assert abs(table["mean_score"][0] - table["mean_score"][1]) < 5 * table["se_score"][0]
+
+    listed = cli("strategies", "diamant")
+    assert "diamant fake-gems  [deterministic; entry point fake (fakeplug_good)]" in listed.stdout
+    run = cli("run", "diamant", "-s", "fake-gems:t=12", "-n", 500, "-o", "ep.csv")
+    assert run.exit_code == 0, run.output
+    assert read_json(tmp_path / "ep.json")["strategies"][0]["origin"] == "entry point fake (fakeplug_good)"
+
+
+def test_broken_entry_point_is_reported_by_name(fake_distribution, cli):
+    fake_distribution({"fake": "fakeplug_ok", "kaput": "fakeplug_kaput", "ghost": "fakeplug_missing"},
+                      {"fakeplug_ok": GOOD_ENTRY,
+                       "fakeplug_kaput": "raise ImportError('needs torch')\n"})
+    with pytest.warns(StrategyWarning) as caught:
+        names = {s.name for s in all_strategies("diamant")}
+    messages = [str(w.message) for w in caught]
+    assert any("strategy plugin 'kaput' (fakeplug_kaput) failed to load: ImportError: needs torch" in m
+               and "other strategies keep working" in m for m in messages), messages
+    assert any("strategy plugin 'ghost' (fakeplug_missing) failed to load: ModuleNotFoundError" in m
+               for m in messages), messages
+    assert {"fake-gems", "always-continue", "expected-value"} <= names
+    all_strategies("diamant")                                   # loaded once: no second report
+
+    registry._entry_points_loaded[0] = False                    # the CLI shows the warning too
+    result = cli("run", "diamant", "-s", "fake-gems", "-s", "expected-value", "-s", "always-continue",
+                 "-n", 300)
+    assert result.exit_code == 0, result.output
+    assert "warning: strategy plugin 'kaput' (fakeplug_kaput) failed to load" in result.stderr
+
+
+# ------------------------------------------------------------------ no recompilation
+def test_plugins_do_not_recompile_the_engine(tmp_path, fake_distribution):
+    fake_distribution({"fake": "fakeplug_sig"}, {"fakeplug_sig": GOOD_ENTRY})
+    load_plugin_file(EXAMPLE)
+    write_plugin(tmp_path, "third", """
+        @strategy("diamant", "third-cards", params=[Param("n", 7, "cards", 0, 100)])
+        def third_cards(obs, params, rng):
+            '''Leave after n cards.'''
+            return O.LEAVE if obs[O.CARDS_REVEALED] >= params[0] else O.CONTINUE
+        """)
+    load_plugin_file(tmp_path / "third.py")
+    rules = resolve_rules("diamant")
+    for lineup in (["example-cautious", "fake-gems", "third-cards"],
+                   ["fake-gems:t=5"] * 5,
+                   ["third-cards:n=4", "example-cautious:risk=0.3", "leave-after-hazards:k=1", "fake-gems"]):
+        assert play("diamant", rules, lineup, games=300, seed=1).engine == "fast"
+        assert len(sim.diamant.fast.play_block.signatures) == 1
