@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import signal
 import sys
+import threading
 import warnings
 from pathlib import Path
 
@@ -59,6 +61,8 @@ class GameCount(click.ParamType):
 def _load_plugins(plugins) -> None:
     from strategies.registry import load_plugin_file
     for path in plugins:
+        if not Path(path).is_file():   # a typo, not a broken plugin: stop before running
+            raise UsageError(f"--plugin {path}: no such file")
         try:
             load_plugin_file(path)
         except UsageError as e:   # reported by name; other strategies keep working
@@ -110,6 +114,9 @@ def main():
       meeplelab report
     """
     warnings.showwarning = _show_warning
+    # `kill` (SIGTERM) stops a run like Ctrl-C: what finished is kept and written
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda signum, frame: signal.raise_signal(signal.SIGINT))
 
 
 # ------------------------------------------------------------------ listings

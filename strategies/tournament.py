@@ -16,7 +16,7 @@ import pandas as pd
 
 from sim.core.batch import Batch
 from sim.core.runner import RunInfo
-from sim.core.stats import mean_se, wilson
+from sim.core.stats import WIN_UNIT, mean_se, win_units, wilson
 
 from .play import play
 from .registry import Bound, parse_spec
@@ -27,15 +27,24 @@ class TournamentResult:
     strategies: list[Bound]
     deals: int
     seed: int
+    # exact integer sums, so results do not depend on chunking
     games: np.ndarray        # seat-games per strategy
     score: np.ndarray
     score_sq: np.ndarray
-    wins: np.ndarray
+    win_units: np.ndarray    # shares of the win in units of 1 / WIN_UNIT
     pair_n: np.ndarray       # [a, b] games with a and b at the same table (a != b)
-    pair_wins: np.ndarray    # [a, b] games a outscored b (ties half)
+    pair_half_wins: np.ndarray   # [a, b] 2 x (games a outscored b) + ties
     pair_diff: np.ndarray
     pair_diff_sq: np.ndarray
     infos: list[RunInfo]
+
+    @property
+    def wins(self) -> np.ndarray:
+        return self.win_units / WIN_UNIT
+
+    @property
+    def pair_wins(self) -> np.ndarray:
+        return self.pair_half_wins / 2
 
     @property
     def interrupted(self) -> bool:
@@ -81,24 +90,25 @@ def tournament(game: str, rules, specs: list, players: int, *, deals: int, seed:
                chunk: int | None = None) -> TournamentResult:
     strategies = [parse_spec(game, s) if isinstance(s, str) else s for s in specs]
     S = len(strategies)
-    res = TournamentResult(strategies, deals, seed, *(np.zeros(S) for _ in range(4)),
-                           *(np.zeros((S, S)) for _ in range(4)), infos=[])
+    res = TournamentResult(strategies, deals, seed, *(np.zeros(S, np.int64) for _ in range(4)),
+                           *(np.zeros((S, S), np.int64) for _ in range(4)), infos=[])
     for rot in range(S):
         seat_strategy = [(j + rot) % S for j in range(players)]
 
         def collect(batch: Batch, idx=seat_strategy) -> None:
-            scores = batch.scores.astype(float)
+            scores = batch.scores.astype(np.int64)
+            units = win_units(batch.shares)
             for j, a in enumerate(idx):
                 res.games[a] += batch.games
                 res.score[a] += scores[:, j].sum()
                 res.score_sq[a] += (scores[:, j] ** 2).sum()
-                res.wins[a] += batch.shares[:, j].sum()
+                res.win_units[a] += units[:, j].sum()
                 for k, b in enumerate(idx):
                     if a == b:
                         continue
                     d = scores[:, j] - scores[:, k]
                     res.pair_n[a, b] += batch.games
-                    res.pair_wins[a, b] += (d > 0).sum() + 0.5 * (d == 0).sum()
+                    res.pair_half_wins[a, b] += 2 * (d > 0).sum() + (d == 0).sum()
                     res.pair_diff[a, b] += d.sum()
                     res.pair_diff_sq[a, b] += (d * d).sum()
 

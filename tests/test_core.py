@@ -161,3 +161,11 @@ def _kernels(specs):
     bound = lineup("diamant", specs, len(specs))
     return ([b.strategy.kernel for b in bound],
             [b.params_array(DiamantRules.preset(), len(specs)) for b in bound])
+
+
+def test_tables_are_exactly_equal_for_any_chunking():
+    specs = ["random-leave:p=0.3", "random-leave:p=0.3", "leave-after-hazards:k=2"]
+    tables = [play("diamant", resolve_rules("diamant"), specs, games=4000, seed=3, chunk=chunk,
+                   progress=False).table() for chunk in (4000, 333, 1000)]
+    for t in tables[1:]:
+        assert t.equals(tables[0])

@@ -45,26 +45,39 @@ def paired_difference(a, b):
     return float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
 
 
+WIN_UNIT = 840   # lcm(1..8): a split win of 1/k (k <= 8 players) is a whole number of units
+
+
+def win_units(shares: np.ndarray) -> np.ndarray:
+    """Shares of the win as exact integers (units of 1/840), so sums never depend on order."""
+    return np.rint(np.asarray(shares) * WIN_UNIT).astype(np.int64)
+
+
 @dataclasses.dataclass
 class SeatTotals:
-    """Running sums per seat, so memory does not grow with the number of games."""
+    """Exact running sums per seat (integers), so memory does not grow with the number of games
+    and the result does not depend on how the games were chunked."""
     players: int
     games: int = 0
     score: np.ndarray = None
     score_sq: np.ndarray = None
-    wins: np.ndarray = None
+    win_units: np.ndarray = None
 
     def __post_init__(self):
-        for name in ("score", "score_sq", "wins"):
+        for name in ("score", "score_sq", "win_units"):
             if getattr(self, name) is None:
-                setattr(self, name, np.zeros(self.players))
+                setattr(self, name, np.zeros(self.players, np.int64))
 
     def add(self, scores: np.ndarray, shares: np.ndarray) -> None:
-        s = scores.astype(float)
+        s = scores.astype(np.int64)
         self.games += scores.shape[0]
         self.score += s.sum(axis=0)
         self.score_sq += (s * s).sum(axis=0)
-        self.wins += shares.sum(axis=0)
+        self.win_units += win_units(shares).sum(axis=0)
+
+    @property
+    def wins(self) -> np.ndarray:
+        return self.win_units / WIN_UNIT
 
     def summary(self):
         """(mean, se, win_share, ci_low, ci_high) arrays per seat."""
