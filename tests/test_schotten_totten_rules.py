@@ -18,7 +18,7 @@ from sim.schotten_totten import cards as C
 from sim.schotten_totten.notation import Position, format_position, parse_position, who_can_claim
 from sim.schotten_totten.reference import (CLAIM, DESERTER, DRAW, END_CLAIMS, PASS, PHASE_CLAIM, PHASE_PLAY,
                                            PLAY, REDEPLOY, RETURN, SCOUT, TRAITOR, Action, Game, RandomPolicy,
-                                           first_legal, play_batch, play_game, play_match)
+                                           first_legal, play_game, play_match, play_policy_batch)
 from sim.schotten_totten.rules import SchottenTottenRules
 
 card = C.parse_card
@@ -729,9 +729,9 @@ def test_match_scoring_and_the_winner_starts_the_next_game():
 
 
 def test_play_batch_shape():
-    b = play_batch(rules("tactics"), 3, 10, 4, [RandomPolicy(), RandomPolicy()])
+    b = play_policy_batch(rules("tactics"), 3, 10, 4, [RandomPolicy(), RandomPolicy()])
     assert b.scores.shape == (4, 2) and (b.shares.sum(axis=1) == 1).all()
-    assert set(b.extras) == {"cards_played", "turns", "end"}
+    assert set(b.extras) == {"cards_played", "turns", "end", "proof_claims"}
 
 
 # ================================================================ notation

@@ -55,17 +55,28 @@ Choices where the specification leaves room (not rule parameters):
 
 Policies are called only when there is a real choice (two or more legal actions), with
 (observation, legal actions); legal actions come in the documented order of `legal_plays`.
+
+Strategies of the strategy API (sim/core/strategy_api.py, as in every game of the project) play
+through `play_batch` / `play_kernel_game`: `kernel(obs, params, rng) -> index` gets the flat
+observation vector of observation.py (`Game.flat_observation`: the deciding seat's view plus the
+encoded legal actions) and returns the index of its legal action; `rng` is the seat's own stream
+(`player_stream(seat)`), so `policies.random_policy` plays exactly the games of `RandomPolicy`.
+The fast engine (fast.py) plays the same games, bit for bit. Batch scores are 1 for the winner and
+0 for the loser (0 and 0 after a draw); extras: `EXTRAS`, the end kind as `END_CODES`.
 """
 from __future__ import annotations
 
+import array
 import dataclasses
 from typing import NamedTuple
 
 import numpy as np
 
 from ..core.batch import Batch, StrategyError
-from ..core.rng import KeyedRng, deck_stream, player_stream
+from ..core.errors import UsageError
+from ..core.rng import KeyedRng, deck_stream, new_state, player_stream
 from . import cards as C
+from . import observation as O
 from .rules import SchottenTottenRules
 
 # streams
@@ -220,6 +231,7 @@ class Game:
         self.turns = 0
         self.cards_played = 0
         self.clan_cards_played = 0
+        self.proof_claims = 0               # stones claimed before the opponent's side was complete
         self.previous_turn_idle = False     # the last turn changed nothing (see play_turn)
         self.scout_returns_left = 0
         self.over = False
@@ -380,6 +392,8 @@ class Game:
 
     def claim(self, stone: int, seat: int) -> None:
         assert self.can_claim(stone, seat), f"seat {seat} cannot prove stone {stone}"
+        if len(self.sides[stone][1 - seat]) < self.capacity(stone):
+            self.proof_claims += 1
         self.claimed[stone] = seat
 
     def check_win(self, seat: int) -> bool:
@@ -505,6 +519,61 @@ class Game:
             scout_returns=self.scout_returns_left if phase == PHASE_SCOUT_RETURN else 0,
             idle=self.previous_turn_idle, rules=self.rules)
 
+    def flat_observation(self, seat: int, phase: str, legal: list[Action]) -> np.ndarray:
+        """The strategy API's observation vector (layout: observation.py) of `seat` at a decision
+        of `phase` with these legal actions, built from the readable state."""
+        assert len(legal) <= O.MAX_LEGAL, f"{len(legal)} legal actions > MAX_LEGAL"
+        r, n = self.rules, self.rules.stones
+        obs = [0] * O.LEGAL          # filled as a list (fast in plain Python), one array at the end
+        obs[O.SEAT], obs[O.DECISION], obs[O.TURN] = seat, O.DECISION_NAMES.index(phase), self.turns
+        obs[O.FIRST], obs[O.IDLE] = self.first, int(self.previous_turn_idle)
+        obs[O.SCOUT_RETURNS] = self.scout_returns_left if phase == PHASE_SCOUT_RETURN else 0
+        obs[O.CLAN_PILE], obs[O.TACTIC_PILE] = len(self.clan_pile), len(self.tactic_pile)
+        obs[O.N_DISCARD], obs[O.N_LEGAL] = len(self.discard), len(legal)
+        obs[O.STONES], obs[O.HAND_LIMIT], obs[O.TACTICS] = n, r.hand_size, int(r.tactics)
+        obs[O.ADJACENT_TO_WIN], obs[O.TOTAL_TO_WIN] = r.adjacent_to_win, r.total_to_win
+        obs[O.TACTIC_LIMIT], obs[O.AUTO_CLAIM] = r.tactic_limit, int(r.auto_claim)
+        obs[O.CLAIM_AT_START] = int(r.claim_timing == "start-of-turn")
+        obs[O.REDEPLOY_MOVE] = int(r.redeploy == "move-or-discard")
+        obs[O.NO_PLAY_BLOCKS] = int(r.no_play == "blocked")
+        obs[O.BLOCKED_DRAW] = int(r.blocked_game == "draw")
+        for p in (0, 1):
+            obs[O.HAND_SIZE + p] = len(self.hands[p])
+            obs[O.TACTICS_PLAYED + p] = self.tactics_played[p]
+            obs[O.CHIEF_PLAYED + p] = int(self.chief_played[p])
+            obs[O.STONES_HELD + p] = self.stones_of(p)
+        hand = sorted(self.hands[seat])
+        obs[O.HAND:O.HAND + O.MAX_HAND] = hand + [-1] * (O.MAX_HAND - len(hand))
+        obs[O.CLAIMED:O.CLAIMED + O.MAX_STONES] = self.claimed + [-1] * (O.MAX_STONES - n)
+        obs[O.SIDE:O.DISCARD] = [-1] * (O.DISCARD - O.SIDE)
+        for s in range(n):
+            obs[O.FOG + s], obs[O.MUD + s] = int(C.FOG in self.env_cards[s]), int(C.MUD in self.env_cards[s])
+            obs[O.NEED + s] = self.capacity(s)
+            for p in (0, 1):
+                k = 2 * s + p
+                cards = self.sides[s][p]
+                obs[O.SIDE_N + k], obs[O.LAST_PLACED + k] = len(cards), self.last_placed[s][p]
+                obs[O.SIDE + O.MAX_SIDE * k:O.SIDE + O.MAX_SIDE * k + len(cards)] = cards
+        obs[O.DISCARD:O.DISCARD + O.MAX_DISCARD] = self.discard + [-1] * (O.MAX_DISCARD - len(self.discard))
+        # where each card is, as far as this seat knows: piles and the opponent's hand are unseen
+        loc = [O.LOC_UNSEEN] * C.N_CARDS
+        for c in self.hands[seat]:
+            loc[c] = LOC_HAND + seat
+        for c in self.discard:
+            loc[c] = LOC_DISCARD
+        for c in self.box:
+            loc[c] = LOC_BOX
+        for s in range(n):
+            for p in (0, 1):
+                for c in self.sides[s][p]:
+                    loc[c] = LOC_SIDE + 2 * s + p
+            for c in self.env_cards[s]:
+                loc[c] = LOC_ENV + s
+        obs[O.CARD_LOC:O.CARD_LOC + C.N_CARDS] = loc
+        obs += [encode_action(a) for a in legal]
+        obs += [0] * (O.SIZE - len(obs))
+        return np.frombuffer(array.array("q", obs), np.int64)   # writable, owns its buffer
+
     def places(self):
         """(location code, card) for every card of the game, container by container."""
         for c in self.clan_pile:
@@ -616,6 +685,11 @@ class Game:
         return g
 
 
+def encode_action(a: Action) -> int:
+    """The strategy API's int64 code of an action (observation.py)."""
+    return O.encode_py(a.kind, a.card, a.stone, a.target, a.dest, a.pile)
+
+
 # ---------------------------------------------------------------- playing
 class RandomPolicy:
     """Uniform choice among the legal actions, drawn from the seat's own keyed stream."""
@@ -685,20 +759,84 @@ def play_match(rules: SchottenTottenRules, seed: int, first_game: int, n_games: 
     return MatchResult(points, results)
 
 
-EXTRAS = ("cards_played", "turns", "end")
+# per-game result columns of `play_batch`, and the codes of the "end" column
+EXTRAS = ("cards_played", "end", "turns", "proof_claims")
+END_CODES = {"adjacent": 0, "five": 1, "blocked": 2}   # == END_KINDS.index; when one claim makes
+# both 3 adjacent and 5 stones, the end is "adjacent" (checked first)
 
 
-def play_batch(rules: SchottenTottenRules, seed: int, first_game: int, n_games: int, policies) -> Batch:
-    """Independent games (each started by the rules' first player): scores are the match points of
-    each game, shares 1 to the winner (0.5 each after a draw); extras: cards played, turns, end kind
-    (index in END_KINDS)."""
+def _extras_row(g: Game) -> tuple:
+    """cards played from hand, end code, turns, stones claimed by proof (the opponent's side at
+    that stone not complete yet)."""
+    return g.cards_played, END_CODES[g.end], g.turns, g.proof_claims
+
+
+def play_policy_batch(rules: SchottenTottenRules, seed: int, first_game: int, n_games: int,
+                      policies) -> Batch:
+    """Independent games between readable policies (each started by the rules' first player):
+    scores are the match points of each game, shares 1 to the winner (0.5 each after a draw);
+    extras as `play_batch`."""
     scores = np.zeros((n_games, 2), np.int64)
     shares = np.zeros((n_games, 2), np.float64)
     extras = {k: np.zeros(n_games, np.int64) for k in EXTRAS}
     for i in range(n_games):
-        r = play_game(rules, seed, first_game + i, policies)
+        g = Game(rules, seed, first_game + i)
+        r = play_game(rules, seed, first_game + i, policies, game_state=g)
         scores[i] = r.points
         shares[i] = (0.5, 0.5) if r.winner == -1 else (1.0 - r.winner, float(r.winner))
-        extras["cards_played"][i], extras["turns"][i] = r.cards_played, r.turns
-        extras["end"][i] = END_KINDS.index(r.end)
+        for k, v in zip(EXTRAS, _extras_row(g)):
+            extras[k][i] = v
+    return Batch(first_game, scores, shares, extras)
+
+
+def play_kernel_game(rules: SchottenTottenRules, seed: int, game: int, kernels, params) -> Game:
+    """One game between strategies of the strategy API (`kernel(obs, params, rng) -> index of a
+    legal action`, observation.py), each drawing from its seat's own stream; returns the ended
+    `Game`. Kernels are called only when there are two or more legal actions."""
+    g = Game(rules, seed, game)
+    rngs = [new_state(seed, game, player_stream(seat)) for seat in (0, 1)]
+
+    def decide(seat: int, phase: str, legal: list[Action]) -> Action:
+        obs = g.flat_observation(seat, phase, legal)
+        where = f"turn {g.turns}, phase {phase}"
+        try:
+            i = kernels[seat](obs, params[seat], rngs[seat])
+        except Exception as e:  # a plugin's bug, reported with what replays it
+            raise StrategyError(seat, game, where, f"raised {type(e).__name__}: {e}") from e
+        if not isinstance(i, (int, np.integer)) or not 0 <= i < len(legal):
+            raise StrategyError(seat, game, where, illegal_message(i, len(legal)))
+        return legal[i]
+
+    limit = 10_000
+    while not g.over:
+        g.play_turn(decide)
+        if g.turns > limit:
+            raise RuntimeError(f"game {game} did not end after {limit} turns")
+    return g
+
+
+def illegal_message(action: int, n_legal: int) -> str:
+    return f"returned illegal action {action} (allowed: the index of a legal action, 0 .. {n_legal - 1})"
+
+
+def play_batch(rules: SchottenTottenRules, players: int, seed: int, first_game: int, n_games: int,
+               kernels, params) -> Batch:
+    """Independent games (each started by the rules' first player) between strategies of the
+    strategy API (see `play_kernel_game`); `players` must be 2. Scores: 1 to the winner, 0 to the
+    loser (0 and 0 after a draw, shares 0.5 each); extras (`EXTRAS`): cards played from hand, end
+    (`END_CODES`), turns, stones claimed by proof before the opponent completed their side."""
+    if players != 2:
+        raise UsageError(f"schotten-totten is a 2-player game, not {players} players")
+    scores = np.zeros((n_games, 2), np.int64)
+    shares = np.zeros((n_games, 2), np.float64)
+    extras = {k: np.zeros(n_games, np.int64) for k in EXTRAS}
+    for i in range(n_games):
+        g = play_kernel_game(rules, seed, first_game + i, kernels, params)
+        if g.winner == -1:
+            shares[i] = (0.5, 0.5)
+        else:
+            scores[i, g.winner] = 1
+            shares[i, g.winner] = 1.0
+        for k, v in zip(EXTRAS, _extras_row(g)):
+            extras[k][i] = v
     return Batch(first_game, scores, shares, extras)

@@ -1,0 +1,929 @@
+"""Schotten Totten fast engine: numba-compiled, parallel over games, identical to `reference.py`.
+
+Same contract as the Diamant fast engine: `play_batch(rules, players, seed, first_game, n_games,
+kernels, params, natives=None) -> Batch`, bit-identical to `reference.play_batch` game by game
+(same deal, same order of random draws, same legal-action lists, same claims and proofs).
+
+Design:
+  - the engine's state is private (hands as bit masks, piles as arrays with head and tail,
+    sides, clocks, claimed stones); each seat has its own observation vector (observation.py),
+    a mirror whose public entries the engine updates incrementally when the table changes, and
+    which it completes (own hand, counters, the legal actions) only when that seat's strategy is
+    actually called. So a strategy that writes into its vector changes neither the game nor what
+    its opponent sees. A native kernel that reads nothing but N_LEGAL (the random policy) gets no
+    vector at all.
+  - a turn is a small state machine (claims, play, Scout draws and returns, draw) with one
+    decision site: every decision with two or more legal actions goes through the same call.
+  - the claim proof is `cards.best_key` / `cards.wins_stone` on bit masks: the hidden clan cards
+    (piles and both hands) are one 54-bit mask (colour c, value v at bit 9 c + v - 1), a side is
+    summarised by its clan values / colours masks and its morale cards. The proof only needs
+    whether some completion of the opponent's side beats the claimer's formation, so it stops at
+    the first one that does (categories strongest first), which is the common case; the strength
+    of a complete side is cached until that side or its stone's environment changes.
+  - as in the Diamant engine, a whole range of games is played in one function body, on borrowed
+    (not reference-counted) views, with each seat's strategy in integer tables.
+"""
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, prange, types
+from numba.extending import intrinsic
+
+from ..core.batch import Batch, StrategyError
+from ..core.errors import UsageError
+from ..core.nbutil import address_of, borrowed, call_decide, jit_address, view_at
+from ..core.rng import PLAYER_STREAM_BASE, draw_at, split_below, stream_key
+from ..core.strategy_api import DECIDE_TYPE
+from . import observation as O
+from . import policies as K
+from .reference import CLAN_STREAM, EXTRAS, FIRST_PLAYER_STREAM, TACTIC_STREAM, illegal_message
+from .rules import MAX_STONES, SchottenTottenRules
+
+# packed rule scalars
+(R_STONES, R_HAND, R_TACTICS, R_ADJ, R_TOTAL, R_LIMIT, R_AT_START, R_AUTO, R_MOVE, R_NO_PLAY_BLOCKS,
+ R_BLOCKED_DRAW, R_RANDOM_FIRST, R_N) = range(13)
+ERR_FIELDS = 6   # flag (1 illegal action, 2 endless game), seat, turn, decision kind, action, n_legal
+MAX_TURNS = 10_000
+
+# card ids (cards.py)
+N_CLAN = 54
+CHIEF_1, CHIEF_2, TROOP, SHIELD, FOG, MUD, SCOUT, REDEPLOY, DESERTER, TRAITOR = range(54, 64)
+COLUMN = sum(1 << (9 * c) for c in range(6))     # bit v - 1 of every colour: cards of value v
+CLAN_ALL = (1 << N_CLAN) - 1
+
+# stages of a turn
+(ST_START, ST_CLAIM_START, ST_PLAY, ST_SCOUT_DRAW, ST_SCOUT_RETURN, ST_CLAIM_AFTER, ST_DRAW,
+ ST_END) = range(8)
+
+# rows of the per-thread scratch array
+(W_OBS0, W_OBS1, W_LEGAL, W_SIDE, W_SIDE_N, W_LAST, W_KEY, W_ENV, W_NEED, W_CLAN_PILE, W_TACTIC_PILE,
+ W_PER_SEAT, W_SEAT_CALL, W_SEAT_FN, W_SEAT_PRM, W_SEAT_PRM_LEN, W_ROWS) = range(17)
+# columns of the W_PER_SEAT row (2 each)
+PS_HAND_CLAN, PS_HAND_TACTIC, PS_TACTICS, PS_CHIEF, PS_HELD = 0, 2, 4, 6, 8
+
+# how the engine calls a seat's strategy, besides the built-in codes of `policies`
+CALL_JIT = 100   # through the address of its compiled body (`call_decide`)
+CALL_FT = 101    # through the first-class function value (no compiled body: e.g. a cfunc)
+
+FNS_TYPE = types.UniTuple(DECIDE_TYPE, 2)
+NO_KEY = -2      # strength cache: not computed
+
+
+# ---------------------------------------------------------------- bit tricks
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an int64."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return sig, codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):
+    """Index of the lowest set bit of a non-zero int64."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return sig, codegen
+
+
+def pack_rules(rules: SchottenTottenRules) -> np.ndarray:
+    r = np.zeros(R_N, np.int64)
+    r[R_STONES], r[R_HAND], r[R_TACTICS] = rules.stones, rules.hand_size, rules.tactics
+    r[R_ADJ], r[R_TOTAL], r[R_LIMIT] = rules.adjacent_to_win, rules.total_to_win, rules.tactic_limit
+    r[R_AT_START] = rules.claim_timing == "start-of-turn"
+    r[R_AUTO], r[R_MOVE] = rules.auto_claim, rules.redeploy == "move-or-discard"
+    r[R_NO_PLAY_BLOCKS] = rules.no_play == "blocked"
+    r[R_BLOCKED_DRAW] = rules.blocked_game == "draw"
+    r[R_RANDOM_FIRST] = rules.first_player == "random"
+    return r
+
+
+# ---------------------------------------------------------------- formations and the proof
+@njit(cache=True, inline="always")
+def _run_fits(vmask, n_clan, nchief, ntroop, nshield, run, avail):
+    """`cards._run_fits` on masks: can the side (clan values `vmask`, morale counts) plus cards of
+    values in `avail` make exactly the values of `run`? (At most one Chief, Troop and Shield.)"""
+    if popcount(vmask) != n_clan or (vmask & ~run) != 0:
+        return False
+    free = run & ~vmask
+    if nchief + ntroop + nshield == 0:
+        return (free & ~avail) == 0
+    rem = free
+    if ntroop > 0:
+        if (free & 64) == 0:    # the Troop is a 7
+            return False
+        rem = free & ~64
+    if nshield > 0:             # the Shield is a 1, 2 or 3
+        cand = rem & 7
+        while cand != 0:
+            b = cand & -cand
+            cand ^= b
+            r2 = rem & ~b
+            if nchief > 0:
+                c2 = r2
+                while c2 != 0:
+                    bb = c2 & -c2
+                    c2 ^= bb
+                    if (r2 & ~bb & ~avail) == 0:
+                        return True
+            elif (r2 & ~avail) == 0:
+                return True
+        return False
+    if nchief > 0:
+        c2 = rem
+        while c2 != 0:
+            bb = c2 & -c2
+            c2 ^= bb
+            if (rem & ~bb & ~avail) == 0:
+                return True
+        return False
+    return (rem & ~avail) == 0
+
+
+@njit(cache=True, inline="always")
+def _top_sum(pool, k):
+    """Sum of the k highest values among the clan cards of `pool` (which holds at least k)."""
+    total = 0
+    v = 9
+    while k > 0:
+        c = popcount((pool >> (v - 1)) & COLUMN)
+        take = c if c < k else k
+        total += take * v
+        k -= take
+        v -= 1
+    return total
+
+
+@njit(cache=True, inline="always")
+def _top_colour_sum(cm, k):
+    """Sum of the k highest values set in the 9-bit value mask `cm` (which holds at least k)."""
+    total = 0
+    v = 9
+    while k > 0:
+        if (cm >> (v - 1)) & 1:
+            total += v
+            k -= 1
+        v -= 1
+    return total
+
+
+@njit(cache=True)
+def best_key(n_clan, vsum, vmask, cmask, nchief, ntroop, nshield, need, fog, pool, min_cat):
+    """`cards.best_key` on masks: the strongest key the side can reach with clan cards of `pool`
+    (-1 if none, or none of category >= min_cat)."""
+    missing = need - n_clan - nchief - ntroop - nshield
+    if popcount(pool) < missing:
+        return -1
+    base = vsum + 9 * nchief + 7 * ntroop + 3 * nshield
+    if fog:
+        return base + _top_sum(pool, missing)
+    one_colour = popcount(cmask) <= 1
+    top_run = need * (need - 1) // 2
+    if min_cat <= 4 and one_colour:
+        best = -1
+        for col in range(6):
+            if cmask != 0 and ((cmask >> col) & 1) == 0:
+                continue
+            cm = (pool >> (9 * col)) & 511
+            for low in range(10 - need, 0, -1):
+                if _run_fits(vmask, n_clan, nchief, ntroop, nshield, ((1 << need) - 1) << (low - 1), cm):
+                    key = 400 + need * low + top_run
+                    if key > best:
+                        best = key
+                    break
+        if best >= 0:
+            return best
+    if min_cat <= 3 and popcount(vmask) <= 1:
+        v_hi, v_lo = 9, 1
+        if vmask != 0:
+            v_hi = v_lo = lowest_bit(vmask) + 1
+        for v in range(v_hi, v_lo - 1, -1):
+            if (ntroop == 0 or v == 7) and (nshield == 0 or v <= 3) and \
+                    popcount((pool >> (v - 1)) & COLUMN) >= missing:
+                return 300 + need * v
+    if min_cat <= 2 and one_colour:
+        best = -1
+        for col in range(6):
+            if cmask != 0 and ((cmask >> col) & 1) == 0:
+                continue
+            cm = (pool >> (9 * col)) & 511
+            if popcount(cm) >= missing:
+                key = 200 + base + _top_colour_sum(cm, missing)
+                if key > best:
+                    best = key
+        if best >= 0:
+            return best
+    if min_cat <= 1:
+        held = 0
+        for col in range(6):
+            held |= (pool >> (9 * col)) & 511
+        for low in range(10 - need, 0, -1):
+            if _run_fits(vmask, n_clan, nchief, ntroop, nshield, ((1 << need) - 1) << (low - 1), held):
+                return 100 + need * low + top_run
+    if min_cat <= 0:
+        return base + _top_sum(pool, missing)
+    return -1
+
+
+@njit(cache=True)
+def beats(n_clan, vsum, vmask, cmask, nchief, ntroop, nshield, need, fog, pool, mine):
+    """Is some completion of the side with clan cards of `pool` stronger than key `mine`?
+    Exactly `best_key(..., min_cat=category of mine) > mine` (`cards.wins_stone`), stopping at
+    the first completion that is stronger."""
+    missing = need - n_clan - nchief - ntroop - nshield
+    if popcount(pool) < missing:
+        return False
+    base = vsum + 9 * nchief + 7 * ntroop + 3 * nshield
+    if fog:
+        return base + _top_sum(pool, missing) > mine
+    cat = mine // 100
+    one_colour = popcount(cmask) <= 1
+    top_run = need * (need - 1) // 2
+    # straight flush: any beats a lower category; within it, a higher run
+    if one_colour:
+        for col in range(6):
+            if cmask != 0 and ((cmask >> col) & 1) == 0:
+                continue
+            cm = (pool >> (9 * col)) & 511
+            for low in range(10 - need, 0, -1):
+                if 400 + need * low + top_run <= mine:
+                    break
+                if _run_fits(vmask, n_clan, nchief, ntroop, nshield, ((1 << need) - 1) << (low - 1), cm):
+                    return True
+    if cat == 4:
+        return False
+    if popcount(vmask) <= 1:
+        v_hi, v_lo = 9, 1
+        if vmask != 0:
+            v_hi = v_lo = lowest_bit(vmask) + 1
+        for v in range(v_hi, v_lo - 1, -1):
+            if 300 + need * v <= mine:
+                break
+            if (ntroop == 0 or v == 7) and (nshield == 0 or v <= 3) and \
+                    popcount((pool >> (v - 1)) & COLUMN) >= missing:
+                return True
+    if cat == 3:
+        return False
+    if one_colour:
+        for col in range(6):
+            if cmask != 0 and ((cmask >> col) & 1) == 0:
+                continue
+            cm = (pool >> (9 * col)) & 511
+            if popcount(cm) >= missing and 200 + base + _top_colour_sum(cm, missing) > mine:
+                return True
+    if cat == 2:
+        return False
+    held = 0
+    for col in range(6):
+        held |= (pool >> (9 * col)) & 511
+    for low in range(10 - need, 0, -1):
+        if 100 + need * low + top_run <= mine:
+            break
+        if _run_fits(vmask, n_clan, nchief, ntroop, nshield, ((1 << need) - 1) << (low - 1), held):
+            return True
+    if cat == 1:
+        return False
+    return base + _top_sum(pool, missing) > mine
+
+
+@njit(cache=True, inline="always")
+def _side_summary(side, side_n, k):
+    """(clan cards, clan value sum, clan value mask, colour mask, chiefs, troops, shields)."""
+    n_clan = vsum = vmask = cmask = nchief = ntroop = nshield = 0
+    for i in range(side_n[k]):
+        c = side[4 * k + i]
+        if c < N_CLAN:
+            v = c % 9
+            n_clan += 1
+            vsum += v + 1
+            vmask |= 1 << v
+            cmask |= 1 << (c // 9)
+        elif c == TROOP:
+            ntroop += 1
+        elif c == SHIELD:
+            nshield += 1
+        else:
+            nchief += 1
+    return n_clan, vsum, vmask, cmask, nchief, ntroop, nshield
+
+
+@njit(cache=True, inline="always")
+def _strength(side, side_n, key, k, need, fog):
+    """Key of the complete formation on side k (cached in `key` until the side changes)."""
+    if key[k] == NO_KEY:
+        n_clan, vsum, vmask, cmask, nchief, ntroop, nshield = _side_summary(side, side_n, k)
+        key[k] = best_key(n_clan, vsum, vmask, cmask, nchief, ntroop, nshield, need, fog, 0, 0)
+    return key[k]
+
+
+@njit(cache=True, inline="always")
+def _can_claim(s, seat, side, side_n, last, key, env, need_of, hidden):
+    """`Game.can_claim` of an unclaimed stone (`cards.wins_stone`)."""
+    need = need_of[s]
+    ko = 2 * s + seat
+    if side_n[ko] < need:
+        return False
+    kt = ko ^ 1
+    fog = env[s] & 1
+    mine = _strength(side, side_n, key, ko, need, fog)
+    if side_n[kt] >= need:
+        theirs = _strength(side, side_n, key, kt, need, fog)
+        return mine > theirs or (mine == theirs and last[ko] < last[kt])
+    if fog == 0 and mine == 400 + need * (10 - need) + need * (need - 1) // 2:
+        return True    # the top straight flush is unbeatable
+    n_clan, vsum, vmask, cmask, nchief, ntroop, nshield = _side_summary(side, side_n, kt)
+    return not beats(n_clan, vsum, vmask, cmask, nchief, ntroop, nshield, need, fog, hidden, mine)
+
+
+# ---------------------------------------------------------------- changing the table
+@njit(cache=True, inline="always")
+def _pub(obs0, obs1, i, v):
+    """A public entry of both seats' vectors."""
+    obs0[i] = v
+    obs1[i] = v
+
+
+@njit(cache=True, inline="always")
+def _place(obs0, obs1, side, side_n, last, key, k, card, clock):
+    i = side_n[k]
+    side[4 * k + i] = card
+    side_n[k] = i + 1
+    last[k] = clock
+    key[k] = NO_KEY
+    _pub(obs0, obs1, O.SIDE + 4 * k + i, card)
+    _pub(obs0, obs1, O.SIDE_N + k, i + 1)
+    _pub(obs0, obs1, O.LAST_PLACED + k, clock)
+    _pub(obs0, obs1, O.CARD_LOC + card, O.LOC_SIDE + k)
+
+
+@njit(cache=True, inline="always")
+def _take(obs0, obs1, side, side_n, key, k, card):
+    """Remove `card` from side k (later cards move up, as `list.remove`)."""
+    n = side_n[k]
+    j = 0
+    while side[4 * k + j] != card:
+        j += 1
+    for i in range(j, n - 1):
+        side[4 * k + i] = side[4 * k + i + 1]
+        _pub(obs0, obs1, O.SIDE + 4 * k + i, side[4 * k + i])
+    side[4 * k + n - 1] = -1
+    _pub(obs0, obs1, O.SIDE + 4 * k + n - 1, -1)
+    side_n[k] = n - 1
+    _pub(obs0, obs1, O.SIDE_N + k, n - 1)
+    key[k] = NO_KEY
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, streams,
+                scores, shares, extras, errors):
+    """Play games first_game + start .. first_game + stop - 1 into rows start .. stop - 1.
+
+    `work` (W_ROWS x width) and `streams` (2) are scratch owned by the caller."""
+    r = borrowed(r)
+    scores = borrowed(scores)
+    shares = borrowed(shares)
+    extras = borrowed(extras)
+    errors = borrowed(errors)
+    obs0 = borrowed(work[W_OBS0, :O.SIZE])     # each seat's vector: public entries are
+    obs1 = borrowed(work[W_OBS1, :O.SIZE])     # written to both, as the table changes
+    obs_base = address_of(work) + 8 * work.shape[1] * W_OBS0
+    obs_stride = 8 * work.shape[1]
+    legal = borrowed(work[W_LEGAL, :O.MAX_LEGAL])
+    side = borrowed(work[W_SIDE, :4 * 2 * MAX_STONES])
+    side_n = borrowed(work[W_SIDE_N, :2 * MAX_STONES])
+    last = borrowed(work[W_LAST, :2 * MAX_STONES])
+    key = borrowed(work[W_KEY, :2 * MAX_STONES])
+    env = borrowed(work[W_ENV, :MAX_STONES])          # bit 0 Fog, bit 1 Mud
+    need_of = borrowed(work[W_NEED, :MAX_STONES])
+    cpile = borrowed(work[W_CLAN_PILE, :64])
+    deck = borrowed(work[W_CLAN_PILE, :N_CLAN])
+    tpile = borrowed(work[W_TACTIC_PILE, :16])
+    tdeck = borrowed(work[W_TACTIC_PILE, :10])
+    per_seat = borrowed(work[W_PER_SEAT, :16])
+    hand_c = borrowed(per_seat[PS_HAND_CLAN:PS_HAND_CLAN + 2])     # clan cards: bit card
+    hand_t = borrowed(per_seat[PS_HAND_TACTIC:PS_HAND_TACTIC + 2])  # tactic cards: bit card - 54
+    tplayed = borrowed(per_seat[PS_TACTICS:PS_TACTICS + 2])
+    chief = borrowed(per_seat[PS_CHIEF:PS_CHIEF + 2])
+    held = borrowed(per_seat[PS_HELD:PS_HELD + 2])                  # claimed stones: bit stone
+    seat_call = borrowed(work[W_SEAT_CALL, :2])
+    seat_fn = borrowed(work[W_SEAT_FN, :2])
+    seat_prm = borrowed(work[W_SEAT_PRM, :2])
+    seat_prm_len = borrowed(work[W_SEAT_PRM_LEN, :2])
+    rng_base = address_of(streams)
+
+    # rule scalars, kept in registers
+    n_stones, hand_size, tactics, adj, total = r[R_STONES], r[R_HAND], r[R_TACTICS], r[R_ADJ], r[R_TOTAL]
+    limit, at_start, auto, move = r[R_LIMIT], r[R_AT_START], r[R_AUTO], r[R_MOVE]
+    no_play_blocks, blocked_draw, random_first = r[R_NO_PLAY_BLOCKS], r[R_BLOCKED_DRAW], r[R_RANDOM_FIRST]
+    all_stones = (1 << n_stones) - 1
+    adj_run = adj - 1
+
+    # each seat's strategy as rows of integer tables
+    for p in range(2):
+        prm = prms[p]
+        seat_prm[p] = address_of(prm)
+        seat_prm_len[p] = prm.shape[0]
+        seat_fn[p] = jit_address(fns[p])
+        code = codes[p]
+        if code != K.RANDOM_POLICY:
+            code = CALL_JIT if seat_fn[p] != 0 else CALL_FT
+        seat_call[p] = code
+
+    for row in range(start, stop):
+        game = first_game + row
+        # ------------------------------------------------ a new game: table, observation mirror
+        obs0[:O.LEGAL] = 0
+        obs0[O.STONES], obs0[O.HAND_LIMIT], obs0[O.TACTICS] = n_stones, hand_size, tactics
+        obs0[O.ADJACENT_TO_WIN], obs0[O.TOTAL_TO_WIN], obs0[O.TACTIC_LIMIT] = adj, total, limit
+        obs0[O.CLAIM_AT_START], obs0[O.AUTO_CLAIM], obs0[O.REDEPLOY_MOVE] = at_start, auto, move
+        obs0[O.NO_PLAY_BLOCKS], obs0[O.BLOCKED_DRAW] = no_play_blocks, blocked_draw
+        obs0[O.HAND:O.HAND + O.MAX_HAND] = -1
+        obs0[O.CLAIMED:O.CLAIMED + MAX_STONES] = -1
+        obs0[O.SIDE:O.SIDE + 8 * MAX_STONES] = -1
+        obs0[O.DISCARD:O.DISCARD + O.MAX_DISCARD] = -1
+        obs0[O.CARD_LOC:O.CARD_LOC + O.N_CARDS] = O.LOC_UNSEEN
+        if not tactics:
+            obs0[O.CARD_LOC + N_CLAN:O.CARD_LOC + O.N_CARDS] = O.LOC_BOX
+        for s in range(n_stones):
+            obs0[O.NEED + s] = 3
+        side[:] = -1
+        side_n[:] = 0
+        last[:] = 0
+        key[:] = NO_KEY
+        env[:] = 0
+        need_of[:] = 3
+        per_seat[:] = 0
+        n_discard = 0
+        clock = 0
+        # the deal: the clan deck shuffled with its stream; seat 0 gets the first hand_size cards
+        for i in range(N_CLAN):
+            deck[i] = i
+        st = stream_key(seed, game, CLAN_STREAM)
+        for i in range(N_CLAN - 1):
+            st, _ = draw_at(st, deck, i)
+        for p in range(2):
+            m = 0
+            for i in range(p * hand_size, (p + 1) * hand_size):
+                m |= 1 << deck[i]
+            hand_c[p] = m
+        c_head, c_tail = 2 * hand_size, N_CLAN
+        t_head = t_tail = 0
+        if tactics:
+            for i in range(10):
+                tdeck[i] = N_CLAN + i
+            st = stream_key(seed, game, TACTIC_STREAM)
+            for i in range(9):
+                st, _ = draw_at(st, tdeck, i)
+            t_tail = 10
+        hidden = CLAN_ALL       # clan cards in a pile or a hand (what the proof may not rule out)
+        to_move = 0
+        if random_first:
+            st = stream_key(seed, game, FIRST_PLAYER_STREAM)
+            st, to_move = split_below(st, 2)
+        obs0[O.FIRST] = to_move
+        obs1[:O.LEGAL] = obs0[:O.LEGAL]
+        for p in range(2):
+            streams[p] = stream_key(seed, game, PLAYER_STREAM_BASE + p)
+        open_m = all_stones
+        turns = 0
+        cards_played = 0
+        proof_claims = 0
+        prev_idle = 0
+        winner = -1
+        end = -1
+        failed = False
+
+        # ------------------------------------------------ the turns, as a state machine
+        stage = ST_START
+        seat = opp = 0
+        claimed_now = drew = played_pass = 0
+        scout_left = ret_total = ret_done = 0
+        while True:
+            n = 0
+            dk = 0
+            if stage == ST_START:
+                if turns >= MAX_TURNS:
+                    errors[row, 0] = 2
+                    failed = True
+                    break
+                seat = to_move
+                opp = 1 - seat
+                claimed_now = drew = played_pass = 0
+                stage = ST_CLAIM_START if at_start else ST_PLAY
+                continue
+            if stage == ST_CLAIM_START or stage == ST_CLAIM_AFTER:
+                prov = 0
+                rest = open_m
+                while rest != 0:
+                    s = lowest_bit(rest)
+                    rest &= rest - 1
+                    if _can_claim(s, seat, side, side_n, last, key, env, need_of, hidden):
+                        prov |= 1 << s
+                nxt = ST_PLAY if stage == ST_CLAIM_START else ST_DRAW
+                if prov == 0:
+                    stage = nxt
+                    continue
+                if auto:
+                    rest = prov
+                    while rest != 0:
+                        s = lowest_bit(rest)
+                        rest &= rest - 1
+                        if side_n[2 * s + opp] < need_of[s]:
+                            proof_claims += 1
+                        _pub(obs0, obs1, O.CLAIMED + s, seat)
+                    held[seat] |= prov
+                    open_m &= ~prov
+                    _pub(obs0, obs1, O.STONES_HELD + seat, popcount(held[seat]))
+                    claimed_now = 1
+                    h = held[seat]
+                    run = h
+                    for i in range(adj_run):
+                        run &= h >> (i + 1)
+                    if run != 0:
+                        winner, end = seat, 0
+                    elif popcount(h) >= total:
+                        winner, end = seat, 1
+                    if end >= 0:
+                        turns += 1
+                        break
+                    stage = nxt
+                    continue
+                rest = prov
+                while rest != 0:
+                    s = lowest_bit(rest)
+                    rest &= rest - 1
+                    legal[n] = O.encode(O.CLAIM, -1, s, -1, -1, -1)
+                    n += 1
+                legal[n] = O.END_CLAIMS
+                n += 1
+                dk = O.D_CLAIM
+            elif stage == ST_PLAY:
+                room = 0
+                rest = open_m
+                while rest != 0:
+                    s = lowest_bit(rest)
+                    rest &= rest - 1
+                    if side_n[2 * s + seat] < need_of[s]:
+                        room |= 1 << s
+                hc = hand_c[seat]
+                any_clan = hc != 0 and room != 0
+                while hc != 0:
+                    c = lowest_bit(hc)
+                    hc &= hc - 1
+                    rest = room
+                    while rest != 0:
+                        s = lowest_bit(rest)
+                        rest &= rest - 1
+                        legal[n] = O.encode(O.PLAY, c, s, -1, -1, -1)
+                        n += 1
+                if tactics and tplayed[seat] - tplayed[opp] < limit:
+                    ht = hand_t[seat]
+                    while ht != 0:
+                        c = N_CLAN + lowest_bit(ht)
+                        ht &= ht - 1
+                        if c <= SHIELD:
+                            if c > CHIEF_2 or chief[seat] == 0:
+                                rest = room
+                                while rest != 0:
+                                    s = lowest_bit(rest)
+                                    rest &= rest - 1
+                                    legal[n] = O.encode(O.PLAY, c, s, -1, -1, -1)
+                                    n += 1
+                        elif c == FOG or c == MUD:
+                            bit = 1 if c == FOG else 2
+                            rest = open_m
+                            while rest != 0:
+                                s = lowest_bit(rest)
+                                rest &= rest - 1
+                                if (env[s] & bit) == 0:
+                                    legal[n] = O.encode(O.PLAY, c, s, -1, -1, -1)
+                                    n += 1
+                        elif c == SCOUT:
+                            legal[n] = O.encode(O.SCOUT, c, -1, -1, -1, -1)
+                            n += 1
+                        else:
+                            owner = seat if c == REDEPLOY else opp
+                            rest = open_m
+                            while rest != 0:
+                                s = lowest_bit(rest)
+                                rest &= rest - 1
+                                k = 2 * s + owner
+                                for i in range(side_n[k]):
+                                    t = side[4 * k + i]
+                                    if c == REDEPLOY:
+                                        legal[n] = O.encode(O.REDEPLOY, c, s, t, -1, -1)
+                                        n += 1
+                                        if move:
+                                            dests = room & ~(1 << s)
+                                            while dests != 0:
+                                                d = lowest_bit(dests)
+                                                dests &= dests - 1
+                                                legal[n] = O.encode(O.REDEPLOY, c, s, t, d, -1)
+                                                n += 1
+                                    elif c == DESERTER:
+                                        legal[n] = O.encode(O.DESERTER, c, s, t, -1, -1)
+                                        n += 1
+                                    elif t < N_CLAN:
+                                        dests = room & ~(1 << s)
+                                        while dests != 0:
+                                            d = lowest_bit(dests)
+                                            dests &= dests - 1
+                                            legal[n] = O.encode(O.TRAITOR, c, s, t, d, -1)
+                                            n += 1
+                if not any_clan:
+                    legal[n] = O.PASS
+                    n += 1
+                    if n == 1 and no_play_blocks:
+                        turns += 1
+                        end = 2
+                        break
+                dk = O.D_PLAY
+            elif stage == ST_SCOUT_DRAW or stage == ST_DRAW:
+                if stage == ST_SCOUT_DRAW:
+                    if scout_left == 0 or (c_head == c_tail and t_head == t_tail):
+                        stage = ST_SCOUT_RETURN
+                        ret_total = min(2, popcount(hand_c[seat]) + popcount(hand_t[seat]))
+                        ret_done = 0
+                        continue
+                    dk = O.D_SCOUT_DRAW
+                else:
+                    if popcount(hand_c[seat]) + popcount(hand_t[seat]) >= hand_size or \
+                            (c_head == c_tail and t_head == t_tail):
+                        stage = ST_END
+                        continue
+                    dk = O.D_DRAW
+                if c_head < c_tail:
+                    legal[n] = O.encode(O.DRAW, -1, -1, -1, -1, O.PILE_CLAN)
+                    n += 1
+                if t_head < t_tail:
+                    legal[n] = O.encode(O.DRAW, -1, -1, -1, -1, O.PILE_TACTIC)
+                    n += 1
+            elif stage == ST_SCOUT_RETURN:
+                if ret_done == ret_total:
+                    stage = ST_DRAW if at_start else ST_CLAIM_AFTER
+                    continue
+                hc = hand_c[seat]
+                while hc != 0:
+                    c = lowest_bit(hc)
+                    hc &= hc - 1
+                    legal[n] = O.encode(O.RETURN, c, -1, -1, -1, -1)
+                    n += 1
+                ht = hand_t[seat]
+                while ht != 0:
+                    c = N_CLAN + lowest_bit(ht)
+                    ht &= ht - 1
+                    legal[n] = O.encode(O.RETURN, c, -1, -1, -1, -1)
+                    n += 1
+                dk = O.D_SCOUT_RETURN
+            else:   # ST_END
+                turns += 1
+                idle = 1 if (played_pass and claimed_now == 0 and drew == 0) else 0
+                if idle and prev_idle:
+                    end = 2
+                    break
+                prev_idle = idle
+                to_move = opp
+                stage = ST_START
+                continue
+
+            # ------------------------------------------------ the decision
+            idx = 0
+            if n > 1:
+                call = seat_call[seat]
+                if call == K.RANDOM_POLICY:     # reads only N_LEGAL: no observation to fill
+                    st, idx = split_below(streams[seat], n)
+                    streams[seat] = st
+                else:
+                    obs = view_at(obs_base + obs_stride * seat, O.SIZE, np.int64)
+                    obs[O.SEAT], obs[O.DECISION], obs[O.TURN], obs[O.IDLE] = seat, dk, turns, prev_idle
+                    obs[O.SCOUT_RETURNS] = 2 - ret_done if dk == O.D_SCOUT_RETURN else 0
+                    obs[O.CLAN_PILE], obs[O.TACTIC_PILE] = c_tail - c_head, t_tail - t_head
+                    obs[O.N_DISCARD], obs[O.N_LEGAL] = n_discard, n
+                    for p in range(2):
+                        obs[O.HAND_SIZE + p] = popcount(hand_c[p]) + popcount(hand_t[p])
+                        obs[O.TACTICS_PLAYED + p] = tplayed[p]
+                        obs[O.CHIEF_PLAYED + p] = chief[p]
+                    j = 0
+                    hc = hand_c[seat]
+                    while hc != 0:
+                        c = lowest_bit(hc)
+                        hc &= hc - 1
+                        obs[O.HAND + j] = c
+                        obs[O.CARD_LOC + c] = O.LOC_HAND + seat
+                        j += 1
+                    ht = hand_t[seat]
+                    while ht != 0:
+                        c = N_CLAN + lowest_bit(ht)
+                        ht &= ht - 1
+                        obs[O.HAND + j] = c
+                        obs[O.CARD_LOC + c] = O.LOC_HAND + seat
+                        j += 1
+                    for i in range(j, O.MAX_HAND):
+                        obs[O.HAND + i] = -1
+                    for i in range(n):
+                        obs[O.LEGAL + i] = legal[i]
+                    prm = view_at(seat_prm[seat], seat_prm_len[seat], np.float64)
+                    rng = view_at(rng_base + 8 * seat, 1, np.uint64)
+                    if call == CALL_JIT:
+                        idx = call_decide(seat_fn[seat], obs, prm, rng)
+                    else:
+                        idx = fns[seat](obs, prm, rng)
+                    # the hand is shown only to its owner, only now (from the engine's own
+                    # state: the strategy may have written into its vector)
+                    hc = hand_c[seat]
+                    while hc != 0:
+                        obs[O.CARD_LOC + lowest_bit(hc)] = O.LOC_UNSEEN
+                        hc &= hc - 1
+                    ht = hand_t[seat]
+                    while ht != 0:
+                        obs[O.CARD_LOC + N_CLAN + lowest_bit(ht)] = O.LOC_UNSEEN
+                        ht &= ht - 1
+                if idx < 0 or idx >= n:
+                    errors[row, 0] = 1
+                    errors[row, 1] = seat
+                    errors[row, 2] = turns
+                    errors[row, 3] = dk
+                    errors[row, 4] = idx
+                    errors[row, 5] = n
+                    failed = True
+                    break
+            a = legal[idx]
+            kind = a & 15
+
+            # ------------------------------------------------ applying it
+            if stage == ST_PLAY:
+                if kind == O.PASS:
+                    played_pass = 1
+                    stage = ST_DRAW if at_start else ST_CLAIM_AFTER
+                    continue
+                c = O.action_card(a)
+                cards_played += 1
+                if c < N_CLAN:
+                    hand_c[seat] &= ~(1 << c)
+                    hidden &= ~(1 << c)
+                else:
+                    hand_t[seat] &= ~(1 << (c - N_CLAN))
+                    tplayed[seat] += 1
+                    if c <= CHIEF_2:
+                        chief[seat] = 1
+                if kind == O.PLAY:
+                    s = O.action_stone(a)
+                    if c == FOG or c == MUD:
+                        if c == FOG:
+                            env[s] |= 1
+                            _pub(obs0, obs1, O.FOG + s, 1)
+                        else:
+                            env[s] |= 2
+                            need_of[s] = 4
+                            _pub(obs0, obs1, O.MUD + s, 1)
+                            _pub(obs0, obs1, O.NEED + s, 4)
+                        key[2 * s] = NO_KEY
+                        key[2 * s + 1] = NO_KEY
+                        _pub(obs0, obs1, O.CARD_LOC + c, O.LOC_ENV + s)
+                    else:
+                        clock += 1
+                        _place(obs0, obs1, side, side_n, last, key, 2 * s + seat, c, clock)
+                    stage = ST_DRAW if at_start else ST_CLAIM_AFTER
+                    continue
+                # ruse cards lie face up beside the tactic pile
+                _pub(obs0, obs1, O.DISCARD + n_discard, c)
+                _pub(obs0, obs1, O.CARD_LOC + c, O.LOC_DISCARD)
+                n_discard += 1
+                if kind == O.SCOUT:
+                    stage = ST_SCOUT_DRAW
+                    scout_left = 3
+                    continue
+                s = O.action_stone(a)
+                t = O.action_target(a)
+                d = O.action_dest(a)
+                owner = seat if kind == O.REDEPLOY else opp
+                _take(obs0, obs1, side, side_n, key, 2 * s + owner, t)
+                if kind == O.DESERTER or d < 0:
+                    _pub(obs0, obs1, O.DISCARD + n_discard, t)
+                    _pub(obs0, obs1, O.CARD_LOC + t, O.LOC_DISCARD)
+                    n_discard += 1
+                else:
+                    clock += 1
+                    _place(obs0, obs1, side, side_n, last, key, 2 * d + seat, t, clock)
+                stage = ST_DRAW if at_start else ST_CLAIM_AFTER
+            elif stage == ST_SCOUT_DRAW or stage == ST_DRAW:
+                if O.action_pile(a) == O.PILE_CLAN:
+                    c = cpile[c_head]
+                    c_head += 1
+                    hand_c[seat] |= 1 << c
+                else:
+                    c = tpile[t_head]
+                    t_head += 1
+                    hand_t[seat] |= 1 << (c - N_CLAN)
+                if stage == ST_DRAW:
+                    drew = 1
+                    stage = ST_END
+                else:
+                    scout_left -= 1
+            elif stage == ST_SCOUT_RETURN:
+                c = O.action_card(a)
+                if c < N_CLAN:
+                    hand_c[seat] &= ~(1 << c)
+                    cpile[c_tail] = c
+                    c_tail += 1
+                else:
+                    hand_t[seat] &= ~(1 << (c - N_CLAN))
+                    tpile[t_tail] = c
+                    t_tail += 1
+                ret_done += 1
+            else:   # a manual claim decision
+                if kind == O.END_CLAIMS:
+                    stage = ST_PLAY if stage == ST_CLAIM_START else ST_DRAW
+                    continue
+                s = O.action_stone(a)
+                if side_n[2 * s + opp] < need_of[s]:
+                    proof_claims += 1
+                _pub(obs0, obs1, O.CLAIMED + s, seat)
+                held[seat] |= 1 << s
+                open_m &= ~(1 << s)
+                _pub(obs0, obs1, O.STONES_HELD + seat, popcount(held[seat]))
+                claimed_now = 1
+                h = held[seat]
+                run = h
+                for i in range(adj_run):
+                    run &= h >> (i + 1)
+                if run != 0:
+                    winner, end = seat, 0
+                elif popcount(h) >= total:
+                    winner, end = seat, 1
+                if end >= 0:
+                    turns += 1
+                    break
+
+        if failed:
+            continue
+        if end == 2:   # blocked: more stones wins (rule), else a draw
+            s0, s1 = popcount(held[0]), popcount(held[1])
+            winner = -1
+            if not blocked_draw and s0 != s1:
+                winner = 0 if s0 > s1 else 1
+        if winner >= 0:
+            scores[row, winner] = 1
+            shares[row, winner] = 1.0
+        else:
+            shares[row, 0] = 0.5
+            shares[row, 1] = 0.5
+        extras[row, 0] = cards_played
+        extras[row, 1] = end
+        extras[row, 2] = turns
+        extras[row, 3] = proof_claims
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def play_block(seed, first_game, r, codes, fns, prms, scores, shares, extras, errors, block):
+    """Play games first_game .. first_game + len(scores) - 1 into the output rows, in blocks of
+    `block` games (any block size gives the same results)."""
+    n = scores.shape[0]
+    n_blocks = (n + block - 1) // block
+    width = max(O.SIZE, O.MAX_LEGAL, 64)
+    for b in prange(n_blocks):
+        work = np.zeros((W_ROWS, width), np.int64)
+        streams = np.zeros(2, np.uint64)
+        _play_range(b * block, min(n, (b + 1) * block), first_game, seed, r, codes, fns, prms,
+                    work, streams, scores, shares, extras, errors)
+
+
+def play_batch(rules: SchottenTottenRules, players: int, seed: int, first_game: int, n_games: int,
+               kernels, params, natives=None, block: int | None = None) -> Batch:
+    """Same contract as `reference.play_batch`. kernels must be compiled with DECIDE_SIG;
+    natives[seat] is the `policies` code of a built-in kernel the engine may run directly
+    (the same function as kernels[seat]), or -1. `block`: games per parallel task (default:
+    about 64 tasks)."""
+    if players != 2:
+        raise UsageError(f"schotten-totten is a 2-player game, not {players} players")
+    natives = list(natives) if natives is not None else [K.NATIVE_NONE] * 2
+    codes = np.array([natives[0], natives[1]], np.int64)
+    fns = (kernels[0], kernels[1])
+    prm = tuple(np.ascontiguousarray(params[p], np.float64) for p in range(2))
+    scores = np.zeros((n_games, 2), np.int64)
+    shares = np.zeros((n_games, 2), np.float64)
+    extras = np.zeros((n_games, len(EXTRAS)), np.int64)
+    errors = np.zeros((n_games, ERR_FIELDS), np.int64)
+    if block is None:
+        block = max(1, -(-n_games // 64))
+    if n_games > 0:
+        play_block(np.uint64(seed), np.int64(first_game), pack_rules(rules), codes, fns, prm,
+                   scores, shares, extras, errors, np.int64(block))
+    bad = np.flatnonzero(errors[:, 0])
+    if bad.size:
+        i = int(bad[0])
+        flag, seat, turn, dk, action, n = (int(x) for x in errors[i])
+        if flag == 2:
+            raise RuntimeError(f"game {first_game + i} did not end after {MAX_TURNS} turns")
+        raise StrategyError(seat, first_game + i, f"turn {turn}, phase {O.DECISION_NAMES[dk]}",
+                            illegal_message(action, n))
+    return Batch(first_game, scores, shares, {k: extras[:, j].copy() for j, k in enumerate(EXTRAS)})
