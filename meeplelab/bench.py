@@ -18,6 +18,7 @@ from strategies.registry import lineup
 SETUPS = {
     "diamant": dict(players=4, strategies=["leave-after-hazards:k=2", "leave-after-hazards:k=3",
                                            "leave-at-gems:t=10", "leave-at-gems:t=15"]),
+    "schotten-totten": dict(players=2, strategies=["random"]),
 }
 
 START_SCRIPT = """

@@ -294,7 +294,7 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, progre
         first = [True]
 
         def write_rows(batch):
-            per_game_frame(batch, g.extras).to_csv(fh, index=False, header=first[0], lineterminator="\n")
+            per_game_frame(batch, g.extras, g.extra_labels).to_csv(fh, index=False, header=first[0], lineterminator="\n")
             first[0] = False
 
         result = play(game, rules_set, bound, games=games, seed=seed, threads=threads,

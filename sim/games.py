@@ -19,6 +19,7 @@ class Game:
     max_players: int
     default_players: int
     summary: str
+    extra_labels: dict = dataclasses.field(default_factory=dict)   # column -> {code: label}
 
 
 def _diamant() -> Game:
@@ -29,7 +30,17 @@ def _diamant() -> Game:
                 "push-your-luck cave exploration; when to leave the cave")
 
 
-_FACTORIES = {"diamant": _diamant}
+def _schotten_totten() -> Game:
+    from .schotten_totten import fast, reference
+    from .schotten_totten.rules import SchottenTottenRules
+    return Game("schotten-totten", "Schotten Totten (Knizia, 1999), with tactic cards",
+                SchottenTottenRules, reference.play_batch, fast.play_batch, reference.EXTRAS,
+                2, 2, 2, "two-player border war of poker-like formations; seat 0 moves first; "
+                "score 1 for a win, 0 for a loss",
+                {"end": {code: name for name, code in reference.END_CODES.items()}})
+
+
+_FACTORIES = {"diamant": _diamant, "schotten-totten": _schotten_totten}
 _CACHE: dict[str, Game] = {}
 
 

@@ -228,6 +228,7 @@ def load_entry_points() -> None:
 # ---------------------------------------------------------------- lookup
 def _ensure_builtins() -> None:
     import strategies.diamant  # noqa: F401  (registers the built-ins)
+    import strategies.schotten_totten  # noqa: F401
 
 
 def all_strategies(game: str | None = None) -> list[Strategy]:

@@ -97,6 +97,9 @@ class RuleSet:
     def check(self) -> None:
         """Cross-parameter checks; games override and raise UsageError."""
 
+    def check_players(self, players: int) -> None:
+        """Raise UsageError if the rule set does not allow this many players (games override)."""
+
     # -------------------------------------------------------------- construction
     @classmethod
     def preset(cls, name: str | None = None):
