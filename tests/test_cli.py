@@ -380,11 +380,11 @@ def test_ctrl_c_while_a_chunk_is_being_written_keeps_it_whole(cli, tmp_path, mon
     real = strategies.play.per_game_frame
     calls = []
 
-    def interrupted_frame(batch, extras):
+    def interrupted_frame(batch, extras, labels=None):
         calls.append(batch.first_game)
         if len(calls) == 2:
             os.kill(os.getpid(), signal.SIGINT)     # Ctrl-C half-way through chunk 2's rows
-        return real(batch, extras)
+        return real(batch, extras, labels)
 
     monkeypatch.setattr(strategies.play, "per_game_frame", interrupted_frame)
     result = cli("run", "diamant", "-s", "always-continue", "-n", 5000, "--chunk", 1000,
