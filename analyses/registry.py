@@ -12,7 +12,9 @@ from pathlib import Path
 
 from sim.core.errors import unknown
 
-MODULES = ["analyses.diamant_leave_threshold", "analyses.diamant_variants"]
+MODULES = ["analyses.diamant_leave_threshold", "analyses.diamant_variants",
+           "analyses.schotten_totten_first_player", "analyses.schotten_totten_game_shape",
+           "analyses.schotten_totten_ladder"]
 
 
 @dataclasses.dataclass

@@ -1,0 +1,136 @@
+"""The Schotten Totten strategy ladder: round-robin, win-share matrix, Bradley-Terry ratings."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from scipy.optimize import minimize
+
+from sim.core import output
+from sim.core.stats import Z95, wilson
+from strategies.play import play, resolve_rules
+
+from .common import markdown_table, save_figure
+from .registry import Section
+from .schotten_totten_first_player import available
+
+NAME = "schotten-totten-ladder"
+TITLE = "Schotten Totten: the strategy ladder"
+SUMMARY = ("Round-robin of every strategy against every other, seats swapped on the same deals: "
+           "win-share matrix with intervals and a Bradley-Terry rating per strategy.")
+DEFAULT_SEED = 2001
+PRESET = "base"
+# (strategy, games per seating against a fast opponent); a pair plays the smaller budget
+LADDER = [("random", 20_000), ("greedy", 20_000), ("flat-mc:sims=20,prune=4", 200),
+          ("ismcts:iters=400", 200)]
+QUICK_GAMES = 20
+
+
+def bradley_terry(wins: np.ndarray, games: np.ndarray):
+    """Maximum-likelihood Bradley-Terry strengths (log scale, first strategy = 0) and their
+    standard errors from the observed Fisher information. wins[a, b]: games a won against b
+    (draws count half); games[a, b] = games[b, a]: games between them."""
+    k = wins.shape[0]
+    if k < 2:
+        return np.zeros(k), np.zeros(k)
+
+    def nll(theta):
+        s = np.concatenate([[0.0], theta])
+        d = s[:, None] - s[None, :]
+        return -(wins * -np.logaddexp(0, -d)).sum()
+
+    fit = minimize(nll, np.zeros(k - 1), method="BFGS")
+    s = np.concatenate([[0.0], fit.x])
+    p = 1 / (1 + np.exp(-(s[:, None] - s[None, :])))
+    info = np.zeros((k, k))
+    w = games * p * (1 - p)
+    np.fill_diagonal(w, 0)
+    info -= w
+    np.fill_diagonal(info, w.sum(axis=1))
+    cov = np.linalg.pinv(info[1:, 1:])
+    se = np.concatenate([[0.0], np.sqrt(np.clip(np.diag(cov), 0, None))])
+    return s, se
+
+
+def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section:
+    ladder = available(LADDER)
+    labels = [s for s, _ in ladder]
+    k = len(ladder)
+    rules = resolve_rules("schotten-totten", PRESET)
+    wins, games = np.zeros((k, k)), np.zeros((k, k))
+    for a, (sa, na) in enumerate(ladder):
+        for b, (sb, nb) in enumerate(ladder):
+            if a == b:
+                continue
+            n = QUICK_GAMES if quick else min(na, nb)
+            # a moves first here; the mirror pairing (b first) is played on the same deals
+            t = play("schotten-totten", rules, [sa, sb], games=n, seed=seed, progress=False).table()
+            wins[a, b] += t.win_share.iloc[0] * n
+            wins[b, a] += t.win_share.iloc[1] * n
+            games[a, b] += n
+            games[b, a] += n
+    rows = []
+    for a in range(k):
+        for b in range(k):
+            if a != b:
+                low, high = wilson(wins[a, b], games[a, b])
+                rows.append({"strategy": labels[a], "opponent": labels[b], "games": int(games[a, b]),
+                             "win_share": wins[a, b] / games[a, b], "win_ci_low": float(low),
+                             "win_ci_high": float(high)})
+    matrix = pd.DataFrame(rows)
+    rating, se = bradley_terry(wins, games)
+    ratings = pd.DataFrame({"strategy": labels, "bradley_terry": rating, "se": se,
+                            "ci_low": rating - Z95 * se, "ci_high": rating + Z95 * se,
+                            "elo": 400 / np.log(10) * rating, "elo_se": 400 / np.log(10) * se})
+    files = [f"{NAME}.csv", f"{NAME}-ratings.csv", f"{NAME}.png"]
+    output.write_csv(matrix, out_dir / files[0])
+    output.write_csv(ratings, out_dir / files[1])
+    _plot(matrix, ratings, labels, out_dir / files[2])
+    key = pd.DataFrame({"strategy": labels,
+                        "Bradley-Terry strength ± SE": [f"{r:+.3f} ± {s:.3f}" for r, s in zip(rating, se)],
+                        "Elo-scale ± SE": [f"{e:+.0f} ± {s:.0f}" for e, s in
+                                           zip(ratings.elo, ratings.elo_se)]})
+    md = f"""## {TITLE}
+
+![ladder]({NAME}.png)
+
+Every strategy plays every other in both seats on the same deals (preset `{PRESET}`); a cell is
+the row strategy's win share against the column (draws half) with its 95% Wilson interval in
+`{files[0]}`. The Bradley-Terry model, fitted by maximum likelihood to all games, gives each
+strategy a strength on a log-odds scale (random = 0; Elo scale = 400/ln 10 times it), with
+standard errors from the Fisher information.
+
+{markdown_table(key)}
+
+- Command: `meeplelab analyse {NAME}` (also run by `meeplelab report`)
+- Seed: {seed}; games per pairing and seating: the smaller budget of the two strategies
+  ({', '.join(f'`{s}`: {QUICK_GAMES if quick else n:,}' for s, n in ladder)})
+- Rules: preset `{PRESET}`
+- Files: {', '.join(f'`{f}`' for f in files)}
+"""
+    return Section(NAME, TITLE, md, files)
+
+
+def _plot(matrix, ratings, labels, path: Path) -> None:
+    k = len(labels)
+    grid = np.full((k, k), np.nan)
+    for r in matrix.itertuples():
+        grid[labels.index(r.strategy), labels.index(r.opponent)] = r.win_share
+    fig, axes = plt.subplots(1, 2, figsize=(13, 4.8), gridspec_kw={"width_ratios": [1.2, 1]})
+    im = axes[0].imshow(grid, vmin=0, vmax=1, cmap="RdBu")
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                axes[0].text(j, i, f"{grid[i, j]:.2f}", ha="center", va="center", fontsize=9)
+    axes[0].set_xticks(range(k), labels, rotation=20, fontsize=8)
+    axes[0].set_yticks(range(k), labels, fontsize=8)
+    axes[0].set_title("row's win share against column")
+    fig.colorbar(im, ax=axes[0], fraction=0.046)
+    axes[1].errorbar(ratings.bradley_terry, range(k), xerr=Z95 * ratings.se, fmt="o", capsize=3)
+    axes[1].set_yticks(range(k), labels, fontsize=8)
+    axes[1].set_xlabel("Bradley-Terry strength (log-odds, random = 0), 95% intervals")
+    axes[1].grid(alpha=0.3)
+    fig.suptitle("Schotten Totten strategy ladder (base game)")
+    save_figure(fig, path)
