@@ -3,7 +3,7 @@ from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from .strategy_api import DECIDE_SIG
+from .strategy_api import DECIDE_SIG, DECIDE_TYPE
 
 
 @intrinsic
@@ -23,6 +23,52 @@ def borrowed(a):
     decrements; in a loop called a hundred million times a second they dominate. Engines work
     on borrowed views of arrays whose owner (the caller) outlives the loop."""
     return carray(_data_ptr(a), a.shape)
+
+
+@intrinsic
+def _data_ptr_plus(typingctx, arr, offset, dtype):
+    ty = dtype.dtype if isinstance(dtype, types.DType) else dtype.instance_type
+    if ty.bitwidth != arr.dtype.bitwidth:
+        return None
+    sig = types.CPointer(ty)(arr, offset, dtype)
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        ptr = builder.gep(data, [args[1]], inbounds=True)
+        return builder.bitcast(ptr, context.get_value_type(signature.return_type))
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def part(a, start, n):
+    """A borrowed view of a[start:start + n] (C-contiguous 1-d `a`, not reference-counted).
+
+    With a constant `start`, views of one block are constant offsets of one pointer: LLVM
+    addresses them all from one register, where separate arrays each need their own."""
+    return carray(_data_ptr_plus(a, start, a.dtype), n)
+
+
+@njit(cache=True, inline="always")
+def part_as(a, start, n, dtype):
+    """`part` reinterpreted as items of `dtype`, of the same size (e.g. float64 in int64)."""
+    return carray(_data_ptr_plus(a, start, dtype), n)
+
+
+@intrinsic
+def nonneg(typingctx, x):
+    """x, with the promise to LLVM that it is >= 0 (an index or a count read from memory).
+
+    numba wraps negative indices (`a[-1]`), which costs instructions and keeps LLVM from folding
+    `a[i]` into one addressing mode; a signed `//` also needs sign fix-ups. Known non-negative
+    values need neither."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = x(x)
+
+    def codegen(context, builder, signature, args):
+        builder.assume(builder.icmp_signed(">=", args[0], args[0].type(0)))
+        return args[0]
+    return sig, codegen
 
 
 @intrinsic
@@ -58,13 +104,21 @@ def view_at(address, n, dtype):
 @intrinsic
 def jit_address(typingctx, fn):
     """The address of the compiled body of a first-class function value, or 0 if it has none
-    (e.g. a cfunc). `call_decide` calls it."""
-    if not isinstance(fn, types.FunctionType):
+    (e.g. a cfunc). `call_decide` calls it. A dispatcher (typed as itself, e.g. a tuple of one
+    lazily compiled function) is first made a function value of the strategy signature."""
+    if isinstance(fn, types.FunctionType):
+        fnty = fn
+    elif isinstance(fn, types.Dispatcher):
+        fnty = DECIDE_TYPE
+    else:
         return None
     sig = types.intp(fn)
 
     def codegen(context, builder, signature, args):
-        sfunc = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0])
+        value = args[0]
+        if fnty is not signature.args[0]:
+            value = context.cast(builder, value, signature.args[0], fnty)
+        sfunc = cgutils.create_struct_proxy(fnty)(context, builder, value=value)
         return builder.ptrtoint(sfunc.jit_addr, context.get_value_type(types.intp))
     return sig, codegen
 

@@ -1,11 +1,16 @@
-"""Native Diamant decision kernels: the built-in strategies' logic, which the fast engine calls
-directly (so LLVM inlines them) instead of through a function pointer.
+"""Native Diamant decision kernels: the built-in strategies' logic, which the fast engine runs
+inline instead of through a function pointer.
 
 Each kernel has the public strategy signature `decide(obs, params, rng) -> 0 | 1` and is also
 what the registry hands to the reference engine, so built-ins and plugins share one API.
 `strategies/diamant.py` registers them with names, parameters and documentation; a plugin runs
 through the same engine by function pointer instead (`NATIVE_NONE`).
+
+The threshold strategies (leave once one observed number reaches params[0]) share one rule,
+`leave_at_threshold`; the fast engine runs them as data, a field and an integer threshold per
+seat (`threshold_field`, `integer_threshold`), with no dispatch on the strategy per decision.
 """
+import numpy as np
 from numba import njit
 
 from ..core.rng import uniform_float
@@ -17,6 +22,41 @@ ALWAYS_CONTINUE, LEAVE_AFTER_HAZARDS, LEAVE_AT_GEMS, LEAVE_AFTER_CARDS, RANDOM_L
     EXPECTED_VALUE = range(6)
 
 
+NEVER = np.iinfo(np.int64).max   # an integer threshold no observation reaches
+
+
+@njit(cache=True, inline="always")
+def leave_at_threshold(obs, field, threshold):
+    """The rule of the threshold strategies: leave once obs[field] reaches threshold."""
+    return O.LEAVE if obs[field] >= threshold else O.CONTINUE
+
+
+@njit(cache=True, inline="always")
+def integer_threshold(threshold):
+    """The int64 t with `x >= threshold` <=> `x >= t` for every integer |x| < 2**53 (so for
+    every observation value): the engine then compares integers, with no conversion."""
+    if threshold >= 2.0 ** 62 or threshold != threshold:   # +inf, NaN: never reached
+        return NEVER
+    if threshold <= -2.0 ** 62:
+        return -NEVER
+    return np.int64(np.ceil(threshold))
+
+
+@njit(cache=True, inline="always")
+def threshold_field(code):
+    """The field the threshold strategy `code` watches, or -1 for other codes.
+    always-continue is a threshold strategy whose threshold is never reached (any field)."""
+    if code == LEAVE_AFTER_HAZARDS:
+        return O.HAZARDS_REVEALED
+    if code == LEAVE_AT_GEMS:
+        return O.CARRIED
+    if code == LEAVE_AFTER_CARDS:
+        return O.CARDS_REVEALED
+    if code == ALWAYS_CONTINUE:
+        return O.SEAT
+    return -1
+
+
 @njit(DECIDE_SIG, cache=True, error_model="numpy")
 def always_continue(obs, params, rng):
     return O.CONTINUE
@@ -24,17 +64,17 @@ def always_continue(obs, params, rng):
 
 @njit(DECIDE_SIG, cache=True, error_model="numpy")
 def leave_after_hazards(obs, params, rng):
-    return O.LEAVE if obs[O.HAZARDS_REVEALED] >= params[0] else O.CONTINUE
+    return leave_at_threshold(obs, O.HAZARDS_REVEALED, params[0])
 
 
 @njit(DECIDE_SIG, cache=True, error_model="numpy")
 def leave_at_gems(obs, params, rng):
-    return O.LEAVE if obs[O.CARRIED] >= params[0] else O.CONTINUE
+    return leave_at_threshold(obs, O.CARRIED, params[0])
 
 
 @njit(DECIDE_SIG, cache=True, error_model="numpy")
 def leave_after_cards(obs, params, rng):
-    return O.LEAVE if obs[O.CARDS_REVEALED] >= params[0] else O.CONTINUE
+    return leave_at_threshold(obs, O.CARDS_REVEALED, params[0])
 
 
 @njit(DECIDE_SIG, cache=True, error_model="numpy")
@@ -54,19 +94,3 @@ def expected_value(obs, params, rng):
             gain += obs[O.TREASURE_VALUE + i] // n_in
     loss = params[0] * obs[O.DANGER_HAZARDS] * obs[O.CARRIED]
     return O.LEAVE if loss > gain else O.CONTINUE
-
-
-@njit(cache=True)
-def decide_native(code, obs, params, rng):
-    """Run the built-in kernel `code` (the fast engine's direct path)."""
-    if code == LEAVE_AFTER_HAZARDS:
-        return leave_after_hazards(obs, params, rng)
-    if code == LEAVE_AT_GEMS:
-        return leave_at_gems(obs, params, rng)
-    if code == LEAVE_AFTER_CARDS:
-        return leave_after_cards(obs, params, rng)
-    if code == RANDOM_LEAVE:
-        return random_leave(obs, params, rng)
-    if code == EXPECTED_VALUE:
-        return expected_value(obs, params, rng)
-    return O.CONTINUE
