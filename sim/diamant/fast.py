@@ -34,9 +34,11 @@ overhead; numba's reference counting and exception paths must stay out of the lo
   separate calls (see `_new_game`).
 Measured on the way (same-process A/B, best of many runs): one block +13%, `nonneg` +15%,
 dealing ahead +5%, threshold-as-data with no own fields written +25% (a switch on the code,
-as a jump table, alone cost ~9%), the threshold-only loop +10%. Tried without gain: a branchless treasure/hazard reveal
-(the division and per-seat loop then run for every card), a per-card share table instead of
-`//`, unvectorised or unmasked carried-gem updates, skipping the observation's deck counts.
+as a jump table, alone cost ~9%), the threshold-only loop +10%. Tried without gain: a
+branchless treasure/hazard reveal (the division and per-seat loop then run for every card),
+a per-card share table instead of `//`, unvectorised or unmasked carried-gem updates,
+skipping the observation's deck counts. Benchmarks on this 2-vCPU VM are bimodal (another
+busy vCPU costs ~25%, the call-by-address path more): compare in one process, best of many.
 """
 from __future__ import annotations
 
