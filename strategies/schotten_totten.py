@@ -5,9 +5,11 @@ The decision kernels are in `sim.schotten_totten.policies` (the fast engine call
 natively; search strategies use the fast engine as their forward model); this module gives each
 its name, parameters and documentation.
 """
+from sim.core.strategy_api import DECIDE_SIG
 from sim.schotten_totten import policies as K
+from sim.schotten_totten import search as S
 
-from .registry import register
+from .registry import Param, register
 
 GAME = "schotten-totten"
 
@@ -16,3 +18,71 @@ register(GAME, "random", K.random_policy, native=K.RANDOM_POLICY, stochastic=Tru
              "with tactics each way to play a tactic card is one action, and drawing from either "
              "pile is a separate uniform choice.",
          observes="the list of legal actions only", source="baseline")
+
+register(GAME, "greedy", K.greedy_policy, native=K.GREEDY,
+         doc="One-move heuristic. Each stone gets an estimated chance of winning it from what the "
+             "seat sees (both sides, its own hand, the unseen clan cards): exact when both "
+             "formations are complete or the claim proof holds, else a logistic of the expected "
+             "formation strength (the best completion still possible, less a penalty per missing "
+             "card; completions from the own hand alone count fully) against the opponent's "
+             "(its best completion from the unseen cards, same penalty). A play scores the change "
+             "it makes at the stones it touches, weighted up at stones that would end the game, "
+             "less the card's best gain at another stone (opportunity cost); tactic cards pay a "
+             "cost. Draws: tactic pile while the hand holds fewer than tactic_hand tactic cards. "
+             "Deterministic (first best action in legal order). See sim/schotten_totten/policies.py.",
+         params=[Param("pen", 100.0, "strength lost per card still missing from an incomplete "
+                       "formation (keys: 100 per category; /20 under Fog)", 0.0, 1000.0),
+                 Param("temp", 400.0, "logistic temperature of the strength difference (/10 under Fog)",
+                       1.0, 1000.0),
+                 Param("lam", 0.5, "weight of a card's opportunity cost (its best gain elsewhere)",
+                       0.0, 10.0),
+                 Param("crit", 1.0, "extra weight of a stone whose claim would end the game, per "
+                       "seat it would make win", 0.0, 100.0),
+                 Param("tactic_cost", 0.1, "score cost of playing a tactic card", 0.0, 10.0),
+                 Param("scout_value", 0.0, "score of playing the Scout (before its cost)", -10.0, 10.0),
+                 Param("tactic_hand", 1, "draw from the tactic pile while the hand holds fewer "
+                       "tactic cards than this", 0, 16)],
+         observes="own hand, the table, unseen clan cards (CARD_LOC), claimed stones",
+         source="hand-written one-move heuristic")
+
+
+def _compiled(kernel):
+    """The search kernels compile lazily (they call back into the fast engine, which imports
+    them): compile them with the strategy signature before registering."""
+    kernel.compile(DECIDE_SIG)
+    return kernel
+
+
+_ROLLOUT = Param("rollout", 1, "rollout policy of both seats: 0 random, 1 greedy (default "
+                 "parameters)", 0, 1)
+_PRUNE = Param("prune", 0, "at a play decision, search only the prune best actions by the greedy "
+               "score (0: all)", 0, 640)
+
+register(GAME, "flat-mc", _compiled(S.flat_mc_policy), native=K.FLAT_MC, stochastic=True,
+         doc="Flat Monte-Carlo: each candidate action is played out sims times to the end of the "
+             "game, each playout on a determinization (the opponent's hand and the pile order "
+             "dealt uniformly from the cards the seat cannot see, with the right hand and pile "
+             "sizes), with the fast engine's rules as forward model and the rollout policy for "
+             "both seats; the best mean result wins (win 1, draw 0.5). Playout i of every "
+             "candidate uses the same deal (common random numbers). All randomness comes from "
+             "the strategy's own stream. See sim/schotten_totten/search.py.",
+         params=[Param("sims", 100, "playouts per candidate action", 1, 1_000_000),
+                 _PRUNE, _ROLLOUT,
+                 Param("z", 0.0, "play another action than the greedy's choice only if it beats it "
+                       "by more than z standard errors of the paired difference (0: best mean)",
+                       0.0, 10.0)],
+         observes="the observation vector (own hand, table, unseen cards, pile and hand sizes)",
+         source="flat Monte-Carlo with determinization (perfect-information Monte-Carlo)")
+
+register(GAME, "ismcts", _compiled(S.ismcts_policy), native=K.ISMCTS, stochastic=True,
+         doc="Single-observer information-set MCTS (Cowling, Powley, Whitehouse 2012): each "
+             "iteration deals a determinization, descends the tree by UCB1 over the actions legal "
+             "in it (with availability counts), expands one untried action, plays out with the "
+             "rollout policy and backs the result up; tree nodes are (seat, action), the "
+             "opponent's moves included. Plays the most visited root action. Forward model: the "
+             "fast engine's rules. See sim/schotten_totten/search.py.",
+         params=[Param("iters", 1000, "iterations (determinizations, one playout each)", 1, 10_000_000),
+                 Param("c", 0.7, "UCB1 exploration constant (results are in [0, 1])", 0.0, 100.0),
+                 _ROLLOUT, _PRUNE],
+         observes="the observation vector (own hand, table, unseen cards, pile and hand sizes)",
+         source="SO-ISMCTS (Cowling, Powley and Whitehouse, 2012)")

@@ -36,7 +36,6 @@ from ..core.nbutil import address_of, borrowed, call_decide, jit_address, view_a
 from ..core.rng import PLAYER_STREAM_BASE, draw_at, split_below, stream_key
 from ..core.strategy_api import DECIDE_TYPE
 from . import observation as O
-from . import policies as K
 from .reference import CLAN_STREAM, EXTRAS, FIRST_PLAYER_STREAM, TACTIC_STREAM, illegal_message
 from .rules import MAX_STONES, SchottenTottenRules
 
@@ -56,15 +55,23 @@ CLAN_ALL = (1 << N_CLAN) - 1
 (ST_START, ST_CLAIM_START, ST_PLAY, ST_SCOUT_DRAW, ST_SCOUT_RETURN, ST_CLAIM_AFTER, ST_DRAW,
  ST_END) = range(8)
 
-# rows of the per-thread scratch array
+# rows of the per-thread scratch array (a game's whole state: see `new_game` and `run`)
 (W_OBS0, W_OBS1, W_LEGAL, W_SIDE, W_SIDE_N, W_LAST, W_KEY, W_ENV, W_NEED, W_CLAN_PILE, W_TACTIC_PILE,
- W_PER_SEAT, W_SEAT_CALL, W_SEAT_FN, W_SEAT_PRM, W_SEAT_PRM_LEN, W_ROWS) = range(17)
+ W_PER_SEAT, W_SEAT_CALL, W_SEAT_FN, W_SEAT_PRM, W_SEAT_PRM_LEN, W_STATE, W_ROWS) = range(18)
+W_WIDTH = max(O.SIZE, O.MAX_LEGAL, 64)
 # columns of the W_PER_SEAT row (2 each)
 PS_HAND_CLAN, PS_HAND_TACTIC, PS_TACTICS, PS_CHIEF, PS_HELD = 0, 2, 4, 6, 8
+# columns of the W_STATE row: the turn machine's scalars between two calls of `run`
+(S_STAGE, S_SEAT, S_TO_MOVE, S_TURNS, S_CLOCK, S_N_DISCARD, S_C_HEAD, S_C_TAIL, S_T_HEAD, S_T_TAIL,
+ S_HIDDEN, S_OPEN, S_PREV_IDLE, S_CLAIMED_NOW, S_DREW, S_PLAYED_PASS, S_SCOUT_LEFT, S_RET_TOTAL,
+ S_RET_DONE, S_CARDS_PLAYED, S_PROOF_CLAIMS, S_WINNER, S_END, S_N_LEGAL, S_DK, S_IDX, S_SIZE) = range(27)
+# what `run` returns, besides n > 0 (a decision it does not take itself)
+RUN_END, RUN_ILLEGAL, RUN_ENDLESS = 0, -1, -2
 
 # how the engine calls a seat's strategy, besides the built-in codes of `policies`
 CALL_JIT = 100   # through the address of its compiled body (`call_decide`)
 CALL_FT = 101    # through the first-class function value (no compiled body: e.g. a cfunc)
+CALL_STOP = 102  # not at all: `run` returns at its decisions (the search's own moves)
 
 FNS_TYPE = types.UniTuple(DECIDE_TYPE, 2)
 NO_KEY = -2      # strength cache: not computed
@@ -382,17 +389,100 @@ def _take(obs0, obs1, side, side_n, key, k, card):
     key[k] = NO_KEY
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, streams,
-                scores, shares, extras, errors):
-    """Play games first_game + start .. first_game + stop - 1 into rows start .. stop - 1.
+# ---------------------------------------------------------------- the turn machine
+@njit(cache=True, nogil=True)
+def new_game(work, streams, r, seed, game):
+    """Deal game `game` under `seed` into the scratch `work` (W_ROWS x width: the engine's whole
+    state, the turn machine's scalars in row W_STATE), reset both seats' vectors and seed both
+    seats' streams. `run` then plays it."""
+    obs0 = borrowed(work[W_OBS0, :O.SIZE])
+    obs1 = borrowed(work[W_OBS1, :O.SIZE])
+    side = borrowed(work[W_SIDE, :4 * 2 * MAX_STONES])
+    side_n = borrowed(work[W_SIDE_N, :2 * MAX_STONES])
+    last = borrowed(work[W_LAST, :2 * MAX_STONES])
+    key = borrowed(work[W_KEY, :2 * MAX_STONES])
+    env = borrowed(work[W_ENV, :MAX_STONES])
+    need_of = borrowed(work[W_NEED, :MAX_STONES])
+    deck = borrowed(work[W_CLAN_PILE, :N_CLAN])
+    tdeck = borrowed(work[W_TACTIC_PILE, :10])
+    per_seat = borrowed(work[W_PER_SEAT, :16])
+    state = borrowed(work[W_STATE, :S_SIZE])
+    n_stones, hand_size, tactics = r[R_STONES], r[R_HAND], r[R_TACTICS]
 
-    `work` (W_ROWS x width) and `streams` (2) are scratch owned by the caller."""
-    r = borrowed(r)
-    scores = borrowed(scores)
-    shares = borrowed(shares)
-    extras = borrowed(extras)
-    errors = borrowed(errors)
+    obs0[:O.LEGAL] = 0
+    obs0[O.STONES], obs0[O.HAND_LIMIT], obs0[O.TACTICS] = n_stones, hand_size, tactics
+    obs0[O.ADJACENT_TO_WIN], obs0[O.TOTAL_TO_WIN], obs0[O.TACTIC_LIMIT] = r[R_ADJ], r[R_TOTAL], r[R_LIMIT]
+    obs0[O.CLAIM_AT_START], obs0[O.AUTO_CLAIM], obs0[O.REDEPLOY_MOVE] = r[R_AT_START], r[R_AUTO], r[R_MOVE]
+    obs0[O.NO_PLAY_BLOCKS], obs0[O.BLOCKED_DRAW] = r[R_NO_PLAY_BLOCKS], r[R_BLOCKED_DRAW]
+    obs0[O.HAND:O.HAND + O.MAX_HAND] = -1
+    obs0[O.CLAIMED:O.CLAIMED + MAX_STONES] = -1
+    obs0[O.SIDE:O.SIDE + 8 * MAX_STONES] = -1
+    obs0[O.DISCARD:O.DISCARD + O.MAX_DISCARD] = -1
+    obs0[O.CARD_LOC:O.CARD_LOC + O.N_CARDS] = O.LOC_UNSEEN
+    if not tactics:
+        obs0[O.CARD_LOC + N_CLAN:O.CARD_LOC + O.N_CARDS] = O.LOC_BOX
+    for s in range(n_stones):
+        obs0[O.NEED + s] = 3
+    side[:] = -1
+    side_n[:] = 0
+    last[:] = 0
+    key[:] = NO_KEY
+    env[:] = 0
+    need_of[:] = 3
+    per_seat[:] = 0
+    # the deal: the clan deck shuffled with its stream; seat 0 gets the first hand_size cards
+    for i in range(N_CLAN):
+        deck[i] = i
+    st = stream_key(seed, game, CLAN_STREAM)
+    for i in range(N_CLAN - 1):
+        st, _ = draw_at(st, deck, i)
+    for p in range(2):
+        m = 0
+        for i in range(p * hand_size, (p + 1) * hand_size):
+            m |= 1 << deck[i]
+        per_seat[PS_HAND_CLAN + p] = m
+    t_tail = 0
+    if tactics:
+        for i in range(10):
+            tdeck[i] = N_CLAN + i
+        st = stream_key(seed, game, TACTIC_STREAM)
+        for i in range(9):
+            st, _ = draw_at(st, tdeck, i)
+        t_tail = 10
+    to_move = 0
+    if r[R_RANDOM_FIRST]:
+        st = stream_key(seed, game, FIRST_PLAYER_STREAM)
+        st, to_move = split_below(st, 2)
+    obs0[O.FIRST] = to_move
+    obs1[:O.LEGAL] = obs0[:O.LEGAL]
+    for p in range(2):
+        streams[p] = stream_key(seed, game, PLAYER_STREAM_BASE + p)
+    state[:] = 0
+    state[S_STAGE] = ST_START
+    state[S_TO_MOVE] = to_move
+    state[S_C_HEAD], state[S_C_TAIL] = 2 * hand_size, N_CLAN
+    state[S_T_HEAD], state[S_T_TAIL] = 0, t_tail
+    state[S_HIDDEN] = CLAN_ALL     # clan cards in a pile or a hand (what the proof may not rule out)
+    state[S_OPEN] = (1 << n_stones) - 1
+    state[S_WINNER] = -1
+    state[S_END] = -1
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def run(work, streams, r, resume):
+    """Play the game held in `work` (see `new_game`) from where it stands, by the rules, until it
+    ends or a decision must be taken outside: returns RUN_END (the game is over: S_WINNER,
+    S_END), RUN_ILLEGAL (a strategy returned `S_IDX`, not an index of the S_N_LEGAL legal actions),
+    RUN_ENDLESS (MAX_TURNS turns), or n > 0: the seat to move (S_SEAT) has a decision (S_DK) among
+    the n legal actions of row W_LEGAL, which its strategy (seat code W_SEAT_CALL) does not take
+    here. Call again with `resume` = the index of the chosen action (else -1).
+
+    Each seat's strategy is a code of row W_SEAT_CALL: `policies.RANDOM_POLICY` (from its stream,
+    no vector), `policies.GREEDY` (native), CALL_JIT (through the address W_SEAT_FN, params at
+    W_SEAT_PRM), CALL_STOP (return at once, the vector not filled: a search's own decisions),
+    anything else returns with the deciding seat's vector filled (its hand shown until the resume).
+    This function is the engine's whole turn logic: `play_batch` and the search strategies
+    (search.py) both play through it."""
     obs0 = borrowed(work[W_OBS0, :O.SIZE])     # each seat's vector: public entries are
     obs1 = borrowed(work[W_OBS1, :O.SIZE])     # written to both, as the table changes
     obs_base = address_of(work) + 8 * work.shape[1] * W_OBS0
@@ -405,9 +495,7 @@ def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, stream
     env = borrowed(work[W_ENV, :MAX_STONES])          # bit 0 Fog, bit 1 Mud
     need_of = borrowed(work[W_NEED, :MAX_STONES])
     cpile = borrowed(work[W_CLAN_PILE, :64])
-    deck = borrowed(work[W_CLAN_PILE, :N_CLAN])
     tpile = borrowed(work[W_TACTIC_PILE, :16])
-    tdeck = borrowed(work[W_TACTIC_PILE, :10])
     per_seat = borrowed(work[W_PER_SEAT, :16])
     hand_c = borrowed(per_seat[PS_HAND_CLAN:PS_HAND_CLAN + 2])     # clan cards: bit card
     hand_t = borrowed(per_seat[PS_HAND_TACTIC:PS_HAND_TACTIC + 2])  # tactic cards: bit card - 54
@@ -418,102 +506,50 @@ def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, stream
     seat_fn = borrowed(work[W_SEAT_FN, :2])
     seat_prm = borrowed(work[W_SEAT_PRM, :2])
     seat_prm_len = borrowed(work[W_SEAT_PRM_LEN, :2])
+    state = borrowed(work[W_STATE, :S_SIZE])
     rng_base = address_of(streams)
 
     # rule scalars, kept in registers
     n_stones, hand_size, tactics, adj, total = r[R_STONES], r[R_HAND], r[R_TACTICS], r[R_ADJ], r[R_TOTAL]
     limit, at_start, auto, move = r[R_LIMIT], r[R_AT_START], r[R_AUTO], r[R_MOVE]
-    no_play_blocks, blocked_draw, random_first = r[R_NO_PLAY_BLOCKS], r[R_BLOCKED_DRAW], r[R_RANDOM_FIRST]
-    all_stones = (1 << n_stones) - 1
+    no_play_blocks, blocked_draw = r[R_NO_PLAY_BLOCKS], r[R_BLOCKED_DRAW]
     adj_run = adj - 1
 
-    # each seat's strategy as rows of integer tables
-    for p in range(2):
-        prm = prms[p]
-        seat_prm[p] = address_of(prm)
-        seat_prm_len[p] = prm.shape[0]
-        seat_fn[p] = jit_address(fns[p])
-        code = codes[p]
-        if code != K.RANDOM_POLICY:
-            code = CALL_JIT if seat_fn[p] != 0 else CALL_FT
-        seat_call[p] = code
+    # the turn machine's scalars
+    stage, seat, to_move, turns = state[S_STAGE], state[S_SEAT], state[S_TO_MOVE], state[S_TURNS]
+    opp = 1 - seat
+    clock, n_discard = state[S_CLOCK], state[S_N_DISCARD]
+    c_head, c_tail, t_head, t_tail = state[S_C_HEAD], state[S_C_TAIL], state[S_T_HEAD], state[S_T_TAIL]
+    hidden, open_m, prev_idle = state[S_HIDDEN], state[S_OPEN], state[S_PREV_IDLE]
+    claimed_now, drew, played_pass = state[S_CLAIMED_NOW], state[S_DREW], state[S_PLAYED_PASS]
+    scout_left, ret_total, ret_done = state[S_SCOUT_LEFT], state[S_RET_TOTAL], state[S_RET_DONE]
+    cards_played, proof_claims = state[S_CARDS_PLAYED], state[S_PROOF_CLAIMS]
+    winner, end = state[S_WINNER], state[S_END]
+    status = RUN_END
+    pending = resume >= 0
 
-    for row in range(start, stop):
-        game = first_game + row
-        # ------------------------------------------------ a new game: table, observation mirror
-        obs0[:O.LEGAL] = 0
-        obs0[O.STONES], obs0[O.HAND_LIMIT], obs0[O.TACTICS] = n_stones, hand_size, tactics
-        obs0[O.ADJACENT_TO_WIN], obs0[O.TOTAL_TO_WIN], obs0[O.TACTIC_LIMIT] = adj, total, limit
-        obs0[O.CLAIM_AT_START], obs0[O.AUTO_CLAIM], obs0[O.REDEPLOY_MOVE] = at_start, auto, move
-        obs0[O.NO_PLAY_BLOCKS], obs0[O.BLOCKED_DRAW] = no_play_blocks, blocked_draw
-        obs0[O.HAND:O.HAND + O.MAX_HAND] = -1
-        obs0[O.CLAIMED:O.CLAIMED + MAX_STONES] = -1
-        obs0[O.SIDE:O.SIDE + 8 * MAX_STONES] = -1
-        obs0[O.DISCARD:O.DISCARD + O.MAX_DISCARD] = -1
-        obs0[O.CARD_LOC:O.CARD_LOC + O.N_CARDS] = O.LOC_UNSEEN
-        if not tactics:
-            obs0[O.CARD_LOC + N_CLAN:O.CARD_LOC + O.N_CARDS] = O.LOC_BOX
-        for s in range(n_stones):
-            obs0[O.NEED + s] = 3
-        side[:] = -1
-        side_n[:] = 0
-        last[:] = 0
-        key[:] = NO_KEY
-        env[:] = 0
-        need_of[:] = 3
-        per_seat[:] = 0
-        n_discard = 0
-        clock = 0
-        # the deal: the clan deck shuffled with its stream; seat 0 gets the first hand_size cards
-        for i in range(N_CLAN):
-            deck[i] = i
-        st = stream_key(seed, game, CLAN_STREAM)
-        for i in range(N_CLAN - 1):
-            st, _ = draw_at(st, deck, i)
-        for p in range(2):
-            m = 0
-            for i in range(p * hand_size, (p + 1) * hand_size):
-                m |= 1 << deck[i]
-            hand_c[p] = m
-        c_head, c_tail = 2 * hand_size, N_CLAN
-        t_head = t_tail = 0
-        if tactics:
-            for i in range(10):
-                tdeck[i] = N_CLAN + i
-            st = stream_key(seed, game, TACTIC_STREAM)
-            for i in range(9):
-                st, _ = draw_at(st, tdeck, i)
-            t_tail = 10
-        hidden = CLAN_ALL       # clan cards in a pile or a hand (what the proof may not rule out)
-        to_move = 0
-        if random_first:
-            st = stream_key(seed, game, FIRST_PLAYER_STREAM)
-            st, to_move = split_below(st, 2)
-        obs0[O.FIRST] = to_move
-        obs1[:O.LEGAL] = obs0[:O.LEGAL]
-        for p in range(2):
-            streams[p] = stream_key(seed, game, PLAYER_STREAM_BASE + p)
-        open_m = all_stones
-        turns = 0
-        cards_played = 0
-        proof_claims = 0
-        prev_idle = 0
-        winner = -1
-        end = -1
-        failed = False
-
-        # ------------------------------------------------ the turns, as a state machine
-        stage = ST_START
-        seat = opp = 0
-        claimed_now = drew = played_pass = 0
-        scout_left = ret_total = ret_done = 0
-        while True:
+    # ------------------------------------------------ the turns, as a state machine
+    while True:
+        if pending:     # the decision we returned for, taken outside
+            pending = False
+            n, dk, idx = state[S_N_LEGAL], state[S_DK], resume
+            call = seat_call[seat]
+            if call != K.RANDOM_POLICY and call != CALL_STOP:
+                obs = view_at(obs_base + obs_stride * seat, O.SIZE, np.int64)
+                hc = hand_c[seat]
+                while hc != 0:
+                    obs[O.CARD_LOC + lowest_bit(hc)] = O.LOC_UNSEEN
+                    hc &= hc - 1
+                ht = hand_t[seat]
+                while ht != 0:
+                    obs[O.CARD_LOC + N_CLAN + lowest_bit(ht)] = O.LOC_UNSEEN
+                    ht &= ht - 1
+        else:
             n = 0
             dk = 0
             if stage == ST_START:
                 if turns >= MAX_TURNS:
-                    errors[row, 0] = 2
-                    failed = True
+                    status = RUN_ENDLESS
                     break
                 seat = to_move
                 opp = 1 - seat
@@ -545,10 +581,10 @@ def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, stream
                     _pub(obs0, obs1, O.STONES_HELD + seat, popcount(held[seat]))
                     claimed_now = 1
                     h = held[seat]
-                    run = h
+                    run_m = h
                     for i in range(adj_run):
-                        run &= h >> (i + 1)
-                    if run != 0:
+                        run_m &= h >> (i + 1)
+                    if run_m != 0:
                         winner, end = seat, 0
                     elif popcount(h) >= total:
                         winner, end = seat, 1
@@ -702,6 +738,9 @@ def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, stream
                 if call == K.RANDOM_POLICY:     # reads only N_LEGAL: no observation to fill
                     st, idx = split_below(streams[seat], n)
                     streams[seat] = st
+                elif call == CALL_STOP:
+                    status = n
+                    break
                 else:
                     obs = view_at(obs_base + obs_stride * seat, O.SIZE, np.int64)
                     obs[O.SEAT], obs[O.DECISION], obs[O.TURN], obs[O.IDLE] = seat, dk, turns, prev_idle
@@ -731,12 +770,17 @@ def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, stream
                         obs[O.HAND + i] = -1
                     for i in range(n):
                         obs[O.LEGAL + i] = legal[i]
-                    prm = view_at(seat_prm[seat], seat_prm_len[seat], np.float64)
-                    rng = view_at(rng_base + 8 * seat, 1, np.uint64)
                     if call == CALL_JIT:
+                        prm = view_at(seat_prm[seat], seat_prm_len[seat], np.float64)
+                        rng = view_at(rng_base + 8 * seat, 1, np.uint64)
                         idx = call_decide(seat_fn[seat], obs, prm, rng)
-                    else:
-                        idx = fns[seat](obs, prm, rng)
+                    elif call == K.GREEDY:
+                        prm = view_at(seat_prm[seat], seat_prm_len[seat], np.float64)
+                        rng = view_at(rng_base + 8 * seat, 1, np.uint64)
+                        idx = K.greedy_policy(obs, prm, rng)
+                    else:       # decided outside: the vector stays filled until the resume
+                        status = n
+                        break
                     # the hand is shown only to its owner, only now (from the engine's own
                     # state: the strategy may have written into its vector)
                     hc = hand_c[seat]
@@ -747,140 +791,203 @@ def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, stream
                     while ht != 0:
                         obs[O.CARD_LOC + N_CLAN + lowest_bit(ht)] = O.LOC_UNSEEN
                         ht &= ht - 1
-                if idx < 0 or idx >= n:
-                    errors[row, 0] = 1
-                    errors[row, 1] = seat
-                    errors[row, 2] = turns
-                    errors[row, 3] = dk
-                    errors[row, 4] = idx
-                    errors[row, 5] = n
-                    failed = True
-                    break
-            a = legal[idx]
-            kind = a & 15
+        if idx < 0 or idx >= n:
+            state[S_IDX] = idx
+            status = RUN_ILLEGAL
+            break
+        a = legal[idx]
+        kind = a & 15
 
-            # ------------------------------------------------ applying it
-            if stage == ST_PLAY:
-                if kind == O.PASS:
-                    played_pass = 1
-                    stage = ST_DRAW if at_start else ST_CLAIM_AFTER
-                    continue
-                c = O.action_card(a)
-                cards_played += 1
-                if c < N_CLAN:
-                    hand_c[seat] &= ~(1 << c)
-                    hidden &= ~(1 << c)
-                else:
-                    hand_t[seat] &= ~(1 << (c - N_CLAN))
-                    tplayed[seat] += 1
-                    if c <= CHIEF_2:
-                        chief[seat] = 1
-                if kind == O.PLAY:
-                    s = O.action_stone(a)
-                    if c == FOG or c == MUD:
-                        if c == FOG:
-                            env[s] |= 1
-                            _pub(obs0, obs1, O.FOG + s, 1)
-                        else:
-                            env[s] |= 2
-                            need_of[s] = 4
-                            _pub(obs0, obs1, O.MUD + s, 1)
-                            _pub(obs0, obs1, O.NEED + s, 4)
-                        key[2 * s] = NO_KEY
-                        key[2 * s + 1] = NO_KEY
-                        _pub(obs0, obs1, O.CARD_LOC + c, O.LOC_ENV + s)
-                    else:
-                        clock += 1
-                        _place(obs0, obs1, side, side_n, last, key, 2 * s + seat, c, clock)
-                    stage = ST_DRAW if at_start else ST_CLAIM_AFTER
-                    continue
-                # ruse cards lie face up beside the tactic pile
-                _pub(obs0, obs1, O.DISCARD + n_discard, c)
-                _pub(obs0, obs1, O.CARD_LOC + c, O.LOC_DISCARD)
-                n_discard += 1
-                if kind == O.SCOUT:
-                    stage = ST_SCOUT_DRAW
-                    scout_left = 3
-                    continue
+        # ------------------------------------------------ applying it
+        if stage == ST_PLAY:
+            if kind == O.PASS:
+                played_pass = 1
+                stage = ST_DRAW if at_start else ST_CLAIM_AFTER
+                continue
+            c = O.action_card(a)
+            cards_played += 1
+            if c < N_CLAN:
+                hand_c[seat] &= ~(1 << c)
+                hidden &= ~(1 << c)
+            else:
+                hand_t[seat] &= ~(1 << (c - N_CLAN))
+                tplayed[seat] += 1
+                if c <= CHIEF_2:
+                    chief[seat] = 1
+            if kind == O.PLAY:
                 s = O.action_stone(a)
-                t = O.action_target(a)
-                d = O.action_dest(a)
-                owner = seat if kind == O.REDEPLOY else opp
-                _take(obs0, obs1, side, side_n, key, 2 * s + owner, t)
-                if kind == O.DESERTER or d < 0:
-                    _pub(obs0, obs1, O.DISCARD + n_discard, t)
-                    _pub(obs0, obs1, O.CARD_LOC + t, O.LOC_DISCARD)
-                    n_discard += 1
+                if c == FOG or c == MUD:
+                    if c == FOG:
+                        env[s] |= 1
+                        _pub(obs0, obs1, O.FOG + s, 1)
+                    else:
+                        env[s] |= 2
+                        need_of[s] = 4
+                        _pub(obs0, obs1, O.MUD + s, 1)
+                        _pub(obs0, obs1, O.NEED + s, 4)
+                    key[2 * s] = NO_KEY
+                    key[2 * s + 1] = NO_KEY
+                    _pub(obs0, obs1, O.CARD_LOC + c, O.LOC_ENV + s)
                 else:
                     clock += 1
-                    _place(obs0, obs1, side, side_n, last, key, 2 * d + seat, t, clock)
+                    _place(obs0, obs1, side, side_n, last, key, 2 * s + seat, c, clock)
                 stage = ST_DRAW if at_start else ST_CLAIM_AFTER
-            elif stage == ST_SCOUT_DRAW or stage == ST_DRAW:
-                if O.action_pile(a) == O.PILE_CLAN:
-                    c = cpile[c_head]
-                    c_head += 1
-                    hand_c[seat] |= 1 << c
-                else:
-                    c = tpile[t_head]
-                    t_head += 1
-                    hand_t[seat] |= 1 << (c - N_CLAN)
-                if stage == ST_DRAW:
-                    drew = 1
-                    stage = ST_END
-                else:
-                    scout_left -= 1
-            elif stage == ST_SCOUT_RETURN:
-                c = O.action_card(a)
-                if c < N_CLAN:
-                    hand_c[seat] &= ~(1 << c)
-                    cpile[c_tail] = c
-                    c_tail += 1
-                else:
-                    hand_t[seat] &= ~(1 << (c - N_CLAN))
-                    tpile[t_tail] = c
-                    t_tail += 1
-                ret_done += 1
-            else:   # a manual claim decision
-                if kind == O.END_CLAIMS:
-                    stage = ST_PLAY if stage == ST_CLAIM_START else ST_DRAW
-                    continue
-                s = O.action_stone(a)
-                if side_n[2 * s + opp] < need_of[s]:
-                    proof_claims += 1
-                _pub(obs0, obs1, O.CLAIMED + s, seat)
-                held[seat] |= 1 << s
-                open_m &= ~(1 << s)
-                _pub(obs0, obs1, O.STONES_HELD + seat, popcount(held[seat]))
-                claimed_now = 1
-                h = held[seat]
-                run = h
-                for i in range(adj_run):
-                    run &= h >> (i + 1)
-                if run != 0:
-                    winner, end = seat, 0
-                elif popcount(h) >= total:
-                    winner, end = seat, 1
-                if end >= 0:
-                    turns += 1
-                    break
+                continue
+            # ruse cards lie face up beside the tactic pile
+            _pub(obs0, obs1, O.DISCARD + n_discard, c)
+            _pub(obs0, obs1, O.CARD_LOC + c, O.LOC_DISCARD)
+            n_discard += 1
+            if kind == O.SCOUT:
+                stage = ST_SCOUT_DRAW
+                scout_left = 3
+                continue
+            s = O.action_stone(a)
+            t = O.action_target(a)
+            d = O.action_dest(a)
+            owner = seat if kind == O.REDEPLOY else opp
+            _take(obs0, obs1, side, side_n, key, 2 * s + owner, t)
+            if kind == O.DESERTER or d < 0:
+                _pub(obs0, obs1, O.DISCARD + n_discard, t)
+                _pub(obs0, obs1, O.CARD_LOC + t, O.LOC_DISCARD)
+                n_discard += 1
+            else:
+                clock += 1
+                _place(obs0, obs1, side, side_n, last, key, 2 * d + seat, t, clock)
+            stage = ST_DRAW if at_start else ST_CLAIM_AFTER
+        elif stage == ST_SCOUT_DRAW or stage == ST_DRAW:
+            if O.action_pile(a) == O.PILE_CLAN:
+                c = cpile[c_head]
+                c_head += 1
+                hand_c[seat] |= 1 << c
+            else:
+                c = tpile[t_head]
+                t_head += 1
+                hand_t[seat] |= 1 << (c - N_CLAN)
+            if stage == ST_DRAW:
+                drew = 1
+                stage = ST_END
+            else:
+                scout_left -= 1
+        elif stage == ST_SCOUT_RETURN:
+            c = O.action_card(a)
+            if c < N_CLAN:
+                hand_c[seat] &= ~(1 << c)
+                cpile[c_tail] = c
+                c_tail += 1
+            else:
+                hand_t[seat] &= ~(1 << (c - N_CLAN))
+                tpile[t_tail] = c
+                t_tail += 1
+            ret_done += 1
+        else:   # a manual claim decision
+            if kind == O.END_CLAIMS:
+                stage = ST_PLAY if stage == ST_CLAIM_START else ST_DRAW
+                continue
+            s = O.action_stone(a)
+            if side_n[2 * s + opp] < need_of[s]:
+                proof_claims += 1
+            _pub(obs0, obs1, O.CLAIMED + s, seat)
+            held[seat] |= 1 << s
+            open_m &= ~(1 << s)
+            _pub(obs0, obs1, O.STONES_HELD + seat, popcount(held[seat]))
+            claimed_now = 1
+            h = held[seat]
+            run_m = h
+            for i in range(adj_run):
+                run_m &= h >> (i + 1)
+            if run_m != 0:
+                winner, end = seat, 0
+            elif popcount(h) >= total:
+                winner, end = seat, 1
+            if end >= 0:
+                turns += 1
+                break
 
-        if failed:
+    if status == RUN_END and end == 2:   # blocked: more stones wins (rule), else a draw
+        s0, s1 = popcount(held[0]), popcount(held[1])
+        winner = -1
+        if not blocked_draw and s0 != s1:
+            winner = 0 if s0 > s1 else 1
+    state[S_STAGE], state[S_SEAT], state[S_TO_MOVE], state[S_TURNS] = stage, seat, to_move, turns
+    state[S_CLOCK], state[S_N_DISCARD] = clock, n_discard
+    state[S_C_HEAD], state[S_C_TAIL], state[S_T_HEAD], state[S_T_TAIL] = c_head, c_tail, t_head, t_tail
+    state[S_HIDDEN], state[S_OPEN], state[S_PREV_IDLE] = hidden, open_m, prev_idle
+    state[S_CLAIMED_NOW], state[S_DREW], state[S_PLAYED_PASS] = claimed_now, drew, played_pass
+    state[S_SCOUT_LEFT], state[S_RET_TOTAL], state[S_RET_DONE] = scout_left, ret_total, ret_done
+    state[S_CARDS_PLAYED], state[S_PROOF_CLAIMS] = cards_played, proof_claims
+    state[S_WINNER], state[S_END] = winner, end
+    state[S_N_LEGAL], state[S_DK] = n, dk
+    return status
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, streams,
+                scores, shares, extras, errors):
+    """Play games first_game + start .. first_game + stop - 1 into rows start .. stop - 1.
+
+    `work` (W_ROWS x width) and `streams` (2) are scratch owned by the caller."""
+    r = borrowed(r)
+    scores = borrowed(scores)
+    shares = borrowed(shares)
+    extras = borrowed(extras)
+    errors = borrowed(errors)
+    work = borrowed(work)
+    streams = borrowed(streams)
+    obs_base = address_of(work) + 8 * work.shape[1] * W_OBS0
+    obs_stride = 8 * work.shape[1]
+    seat_call = borrowed(work[W_SEAT_CALL, :2])
+    seat_fn = borrowed(work[W_SEAT_FN, :2])
+    seat_prm = borrowed(work[W_SEAT_PRM, :2])
+    seat_prm_len = borrowed(work[W_SEAT_PRM_LEN, :2])
+    state = borrowed(work[W_STATE, :S_SIZE])
+    rng_base = address_of(streams)
+
+    # each seat's strategy as rows of integer tables
+    for p in range(2):
+        prm = prms[p]
+        seat_prm[p] = address_of(prm)
+        seat_prm_len[p] = prm.shape[0]
+        seat_fn[p] = jit_address(fns[p])
+        code = codes[p]
+        if code < 0 or code >= K.N_NATIVE:
+            code = CALL_JIT if seat_fn[p] != 0 else CALL_FT
+        seat_call[p] = code
+
+    for row in range(start, stop):
+        new_game(work, streams, r, seed, first_game + row)
+        status = run(work, streams, r, -1)
+        while status > 0:   # a strategy the turn machine does not call itself
+            seat = state[S_SEAT]
+            obs = view_at(obs_base + obs_stride * seat, O.SIZE, np.int64)
+            prm = view_at(seat_prm[seat], seat_prm_len[seat], np.float64)
+            rng = view_at(rng_base + 8 * seat, 1, np.uint64)
+            if seat_call[seat] == CALL_FT:
+                idx = fns[seat](obs, prm, rng)
+            else:
+                idx = K.decide_native(seat_call[seat], obs, prm, rng)
+            status = run(work, streams, r, idx)
+        if status == RUN_ENDLESS:
+            errors[row, 0] = 2
             continue
-        if end == 2:   # blocked: more stones wins (rule), else a draw
-            s0, s1 = popcount(held[0]), popcount(held[1])
-            winner = -1
-            if not blocked_draw and s0 != s1:
-                winner = 0 if s0 > s1 else 1
+        if status == RUN_ILLEGAL:
+            errors[row, 0] = 1
+            errors[row, 1] = state[S_SEAT]
+            errors[row, 2] = state[S_TURNS]
+            errors[row, 3] = state[S_DK]
+            errors[row, 4] = state[S_IDX]
+            errors[row, 5] = state[S_N_LEGAL]
+            continue
+        winner = state[S_WINNER]
         if winner >= 0:
             scores[row, winner] = 1
             shares[row, winner] = 1.0
         else:
             shares[row, 0] = 0.5
             shares[row, 1] = 0.5
-        extras[row, 0] = cards_played
-        extras[row, 1] = end
-        extras[row, 2] = turns
-        extras[row, 3] = proof_claims
+        extras[row, 0] = state[S_CARDS_PLAYED]
+        extras[row, 1] = state[S_END]
+        extras[row, 2] = state[S_TURNS]
+        extras[row, 3] = state[S_PROOF_CLAIMS]
 
 
 @njit(parallel=True, cache=True, nogil=True)
@@ -889,9 +996,8 @@ def play_block(seed, first_game, r, codes, fns, prms, scores, shares, extras, er
     `block` games (any block size gives the same results)."""
     n = scores.shape[0]
     n_blocks = (n + block - 1) // block
-    width = max(O.SIZE, O.MAX_LEGAL, 64)
     for b in prange(n_blocks):
-        work = np.zeros((W_ROWS, width), np.int64)
+        work = np.zeros((W_ROWS, W_WIDTH), np.int64)
         streams = np.zeros(2, np.uint64)
         _play_range(b * block, min(n, (b + 1) * block), first_game, seed, r, codes, fns, prms,
                     work, streams, scores, shares, extras, errors)
@@ -927,3 +1033,7 @@ def play_batch(rules: SchottenTottenRules, players: int, seed: int, first_game: 
         raise StrategyError(seat, first_game + i, f"turn {turn}, phase {O.DECISION_NAMES[dk]}",
                             illegal_message(action, n))
     return Batch(first_game, scores, shares, {k: extras[:, j].copy() for j, k in enumerate(EXTRAS)})
+
+
+# at the end: the built-in kernels (policies, search) call back into this module's functions
+from . import policies as K  # noqa: E402

@@ -1,0 +1,431 @@
+"""Search strategies for Schotten Totten: flat Monte-Carlo and single-observer ISMCTS.
+
+Both are ordinary strategy kernels (`decide(obs, params, rng) -> index of a legal action`, the
+strategy API of observation.py) and see only the deciding seat's observation vector.
+
+Forward model: the fast engine's own turn machine (`fast.run`). `determinize` builds a whole
+engine state (fast.py's scratch rows) from the observation plus a random deal of what the seat
+cannot see, with the decision being taken pending; `fast.run(work, streams, rules, index)` then
+applies an action and plays on by the rules, calling the rollout policy of both seats natively
+(`policies.RANDOM_POLICY` or `policies.GREEDY`), or stopping at each decision (`fast.CALL_STOP`)
+while the search walks its tree.
+
+Determinization (`determinize`): the unseen cards (CARD_LOC == LOC_UNSEEN: the opponent's hand and
+both piles) are shuffled uniformly; the opponent's hand gets as many clan and tactic cards as the
+pile sizes leave (its size is public: HAND_SIZE), the rest forms the piles in shuffled order. It
+uses no knowledge beyond the vector (a strategy has no memory): cards that the seat itself put
+under a pile with the Scout are dealt like any unseen card. The turn in progress is rebuilt from
+the decision kind: a Scout-draw decision assumes the hand was full when the Scout was played
+(hand limit + 2 - hand size draws left, 1 to 3), and whether this turn already claimed or passed
+(which only decides an idle turn in a blocked endgame) is taken as no.
+
+Randomness: every draw (deals, rollouts, tie-breaks of the tree) comes from the strategy's own
+stream `rng`, so a game is reproducible from its seed, in both engines and at any thread count.
+Results of playouts: win 1, draw 0.5, loss 0, for the deciding seat.
+
+flat-mc (`flat_mc_policy`), params (sims, prune, rollout): every candidate action is played out
+`sims` times; playout i of every candidate uses the same deal and the same rollout streams
+(common random numbers: the candidates are compared on the same hidden cards). The candidate with
+the best mean wins (ties: the first in legal order, or in greedy order when pruned). prune = K > 0
+keeps, at a play decision with more than K legal actions, only the K best by the greedy score.
+
+ismcts (`ismcts_policy`), params (iters, c, rollout, prune): SO-ISMCTS (Cowling, Powley and
+Whitehouse 2012). Each iteration deals a determinization, descends the tree from the root by UCB1
+over the children whose action is legal in that determinization (value = mean result for the seat
+that chose the action, + c * sqrt(ln(availability) / visits), where availability counts the
+iterations in which the child was legal), expands one untried legal action (chosen uniformly),
+plays out with the rollout policy and backs the result up the path. Tree nodes are keyed by
+(seat to move, encoded action), so the opponent's moves are nodes of the same tree (their legal
+actions vary with the deal). The most visited root action is played. prune as in flat-mc
+(at the root only).
+"""
+import numpy as np
+from numba import njit
+
+from ..core.nbutil import address_of, view_at
+from ..core.rng import split_below, split_next
+from . import fast as F
+from . import observation as O
+from . import policies as K
+
+# parameters, in declaration order (strategies/schotten_totten.py)
+MC_SIMS, MC_PRUNE, MC_ROLLOUT, MC_Z = range(4)
+TS_ITERS, TS_C, TS_ROLLOUT, TS_PRUNE = range(4)
+ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
+
+N_CLAN = 54
+SEAT_SHIFT = 40          # tree keys: encoded action | seat << SEAT_SHIFT
+ROLLOUT_SALT = np.uint64(0x5DEECE66D2545F49)
+GP_COLUMN = 64           # the rollout greedy's parameters: float64 in row W_STATE from this column
+
+
+@njit(cache=True)
+def rules_of(obs, r):
+    """The packed rules (`fast.pack_rules`) of the game the vector comes from."""
+    r[:] = 0
+    r[F.R_STONES], r[F.R_HAND], r[F.R_TACTICS] = obs[O.STONES], obs[O.HAND_LIMIT], obs[O.TACTICS]
+    r[F.R_ADJ], r[F.R_TOTAL], r[F.R_LIMIT] = obs[O.ADJACENT_TO_WIN], obs[O.TOTAL_TO_WIN], obs[O.TACTIC_LIMIT]
+    r[F.R_AT_START], r[F.R_AUTO], r[F.R_MOVE] = obs[O.CLAIM_AT_START], obs[O.AUTO_CLAIM], obs[O.REDEPLOY_MOVE]
+    r[F.R_NO_PLAY_BLOCKS], r[F.R_BLOCKED_DRAW] = obs[O.NO_PLAY_BLOCKS], obs[O.BLOCKED_DRAW]
+
+
+@njit(cache=True)
+def determinize(obs, work, seed):
+    """Write into `work` (fast.py's scratch rows) a whole game state consistent with the vector:
+    the public table, the seat's own hand, and the unseen cards dealt from the scalar stream
+    state `seed` (module docstring). The decision of the vector is left pending (its legal
+    actions in row W_LEGAL): `fast.run(work, streams, rules, i)` applies its action i.
+    Reads nothing of the vector but what the seat sees. Returns the advanced stream state."""
+    me = obs[O.SEAT]
+    opp = 1 - me
+    n_stones = obs[O.STONES]
+    obs0 = work[F.W_OBS0]
+    obs1 = work[F.W_OBS1]
+    for i in range(O.LEGAL):
+        obs0[i] = obs[i]
+    for c in range(O.N_CARDS):          # the own hand is not public
+        if obs[O.CARD_LOC + c] == O.LOC_HAND + me:
+            obs0[O.CARD_LOC + c] = O.LOC_UNSEEN
+    for i in range(O.LEGAL):
+        obs1[i] = obs0[i]
+    side = work[F.W_SIDE]
+    side_n = work[F.W_SIDE_N]
+    last = work[F.W_LAST]
+    key = work[F.W_KEY]
+    env = work[F.W_ENV]
+    need_of = work[F.W_NEED]
+    clock = 0
+    for s in range(F.MAX_STONES):
+        env[s] = obs[O.FOG + s] | (obs[O.MUD + s] << 1)
+        need_of[s] = obs[O.NEED + s] if s < n_stones else 3
+        for p in range(2):
+            k = 2 * s + p
+            side_n[k] = obs[O.SIDE_N + k]
+            last[k] = obs[O.LAST_PLACED + k]
+            if last[k] > clock:
+                clock = last[k]
+            key[k] = F.NO_KEY
+            for i in range(4):
+                side[4 * k + i] = obs[O.SIDE + 4 * k + i]
+    per_seat = work[F.W_PER_SEAT]
+    per_seat[:] = 0
+    open_m = 0
+    for s in range(n_stones):
+        cl = obs[O.CLAIMED + s]
+        if cl < 0:
+            open_m |= 1 << s
+        else:
+            per_seat[F.PS_HELD + cl] |= 1 << s
+    for p in range(2):
+        per_seat[F.PS_TACTICS + p] = obs[O.TACTICS_PLAYED + p]
+        per_seat[F.PS_CHIEF + p] = obs[O.CHIEF_PLAYED + p]
+    # own hand; the unseen cards, dealt
+    hidden = 0
+    uc = np.empty(N_CLAN, np.int64)
+    ut = np.empty(10, np.int64)
+    n_uc = n_ut = 0
+    for c in range(O.N_CARDS):
+        loc = obs[O.CARD_LOC + c]
+        if loc == O.LOC_HAND + me:
+            if c < N_CLAN:
+                per_seat[F.PS_HAND_CLAN + me] |= 1 << c
+                hidden |= 1 << c
+            else:
+                per_seat[F.PS_HAND_TACTIC + me] |= 1 << (c - N_CLAN)
+        elif loc == O.LOC_UNSEEN:
+            if c < N_CLAN:
+                uc[n_uc] = c
+                n_uc += 1
+                hidden |= 1 << c
+            else:
+                ut[n_ut] = c
+                n_ut += 1
+    st = seed
+    for i in range(n_uc - 1):
+        st, j = split_below(st, n_uc - i)
+        t = uc[i + j]
+        uc[i + j] = uc[i]
+        uc[i] = t
+    for i in range(n_ut - 1):
+        st, j = split_below(st, n_ut - i)
+        t = ut[i + j]
+        ut[i + j] = ut[i]
+        ut[i] = t
+    k_c = max(0, min(n_uc, n_uc - obs[O.CLAN_PILE]))
+    k_t = max(0, min(n_ut, n_ut - obs[O.TACTIC_PILE]))
+    m = 0
+    for i in range(k_c):
+        m |= 1 << uc[i]
+    per_seat[F.PS_HAND_CLAN + opp] = m
+    m = 0
+    for i in range(k_t):
+        m |= 1 << (ut[i] - N_CLAN)
+    per_seat[F.PS_HAND_TACTIC + opp] = m
+    cpile = work[F.W_CLAN_PILE]
+    tpile = work[F.W_TACTIC_PILE]
+    for i in range(k_c, n_uc):
+        cpile[i - k_c] = uc[i]
+    for i in range(k_t, n_ut):
+        tpile[i - k_t] = ut[i]
+    # the turn in progress
+    state = work[F.W_STATE]
+    state[:F.S_SIZE] = 0
+    dk = obs[O.DECISION]
+    hand_now = obs[O.HAND_SIZE + me]
+    if dk == O.D_PLAY:
+        stage = F.ST_PLAY
+    elif dk == O.D_CLAIM:
+        stage = F.ST_CLAIM_START if obs[O.CLAIM_AT_START] else F.ST_CLAIM_AFTER
+    elif dk == O.D_DRAW:
+        stage = F.ST_DRAW
+    elif dk == O.D_SCOUT_DRAW:
+        stage = F.ST_SCOUT_DRAW
+        state[F.S_SCOUT_LEFT] = max(1, min(3, obs[O.HAND_LIMIT] + 2 - hand_now))
+    else:
+        stage = F.ST_SCOUT_RETURN
+        state[F.S_RET_TOTAL] = 2
+        state[F.S_RET_DONE] = 2 - obs[O.SCOUT_RETURNS]
+    state[F.S_STAGE] = stage
+    state[F.S_SEAT] = me
+    state[F.S_TO_MOVE] = me
+    state[F.S_TURNS] = obs[O.TURN]
+    state[F.S_CLOCK] = clock
+    state[F.S_N_DISCARD] = obs[O.N_DISCARD]
+    state[F.S_C_HEAD], state[F.S_C_TAIL] = 0, n_uc - k_c
+    state[F.S_T_HEAD], state[F.S_T_TAIL] = 0, n_ut - k_t
+    state[F.S_HIDDEN] = hidden
+    state[F.S_OPEN] = open_m
+    state[F.S_PREV_IDLE] = obs[O.IDLE]
+    state[F.S_WINNER] = -1
+    state[F.S_END] = -1
+    n = obs[O.N_LEGAL]
+    state[F.S_N_LEGAL] = n
+    state[F.S_DK] = dk
+    legal = work[F.W_LEGAL]
+    for i in range(n):
+        legal[i] = obs[O.LEGAL + i]
+    return st
+
+
+@njit(cache=True)
+def _new_scratch(obs, rollout):
+    """Scratch state rows and packed rules for a search; both seats play `rollout` (greedy with
+    its default parameters, kept in the scratch itself: numba frees an array after its last use
+    in a function, so a separate array's address could dangle)."""
+    work = np.zeros((F.W_ROWS, F.W_WIDTH), np.int64)
+    r = np.zeros(F.R_N, np.int64)
+    rules_of(obs, r)
+    address = address_of(work) + 8 * (F.W_STATE * F.W_WIDTH + GP_COLUMN)
+    gp = view_at(address, K.G_N, np.float64)
+    for i in range(K.G_N):
+        gp[i] = K.GREEDY_DEFAULTS[i]
+    for p in range(2):
+        work[F.W_SEAT_PRM, p] = address
+        work[F.W_SEAT_PRM_LEN, p] = K.G_N
+    _set_policy(work, rollout)
+    return work, r
+
+
+@njit(cache=True, inline="always")
+def _set_policy(work, rollout):
+    code = K.GREEDY if rollout == ROLLOUT_GREEDY else K.RANDOM_POLICY
+    work[F.W_SEAT_CALL, 0] = code
+    work[F.W_SEAT_CALL, 1] = code
+
+
+@njit(cache=True, inline="always")
+def _stop_at_decisions(work):
+    work[F.W_SEAT_CALL, 0] = F.CALL_STOP
+    work[F.W_SEAT_CALL, 1] = F.CALL_STOP
+
+
+@njit(cache=True, inline="always")
+def _seed_streams(streams, seed):
+    st, a = split_next(seed ^ ROLLOUT_SALT)
+    st, b = split_next(st)
+    streams[0] = a
+    streams[1] = b
+
+
+@njit(cache=True, inline="always")
+def _result(work, status, seat):
+    """The game's result for `seat` (1 win, 0.5 draw, 0 loss) once `run` returned `status`."""
+    if status != F.RUN_END:
+        return 0.5
+    w = work[F.W_STATE, F.S_WINNER]
+    if w < 0:
+        return 0.5
+    return 1.0 if w == seat else 0.0
+
+
+@njit(cache=True)
+def candidates(obs, prune):
+    """Indices of the legal actions to search, the greedy's choice first: at a play decision in
+    the greedy's order (best first), only the `prune` best if prune > 0; at other decisions the
+    greedy's choice, then the others in legal order."""
+    n = obs[O.N_LEGAL]
+    gp = np.empty(K.G_N, np.float64)
+    for i in range(K.G_N):
+        gp[i] = K.GREEDY_DEFAULTS[i]
+    if obs[O.DECISION] != O.D_PLAY:
+        first = K.greedy_policy(obs, gp, np.zeros(1, np.uint64))
+        out = np.empty(n, np.int64)
+        out[0] = first
+        j = 1
+        for i in range(n):
+            if i != first:
+                out[j] = i
+                j += 1
+        return out
+    scores = np.empty(n, np.float64)
+    K.greedy_scores(obs, gp, scores)
+    order = np.argsort(-scores, kind="mergesort")
+    if prune <= 0 or n <= prune:
+        return order
+    return order[:prune].copy()
+
+
+@njit(cache=True)
+def flat_mc_policy(obs, params, rng):
+    """Flat Monte-Carlo over determinizations (module docstring)."""
+    sims = max(1, int(params[MC_SIMS]))
+    cand = candidates(obs, int(params[MC_PRUNE]))
+    z = params[MC_Z]
+    m = cand.shape[0]
+    if m == 1:
+        return cand[0]
+    me = obs[O.SEAT]
+    work, r = _new_scratch(obs, int(params[MC_ROLLOUT]))
+    streams = np.zeros(2, np.uint64)
+    res = np.zeros((sims, m), np.float64)
+    s = rng[0]
+    for i in range(sims):
+        s, seed = split_next(s)
+        for j in range(m):
+            determinize(obs, work, seed)
+            _seed_streams(streams, seed)
+            status = F.run(work, streams, r, cand[j])
+            res[i, j] = _result(work, status, me)
+    rng[0] = s
+    # the best mean, among the greedy's choice (cand[0]) and the candidates that beat it by more
+    # than z standard errors of the paired difference
+    best = 0
+    best_mean = res[:, 0].mean()
+    for j in range(1, m):
+        d = res[:, j] - res[:, 0]
+        mean = res[:, j].mean()
+        if mean <= best_mean:
+            continue
+        if z > 0.0 and d.mean() <= z * np.sqrt(d.var() / sims):
+            continue
+        best = j
+        best_mean = mean
+    return cand[best]
+
+
+@njit(cache=True)
+def ismcts_policy(obs, params, rng):
+    """Single-observer information-set MCTS (module docstring)."""
+    iters = max(1, int(params[TS_ITERS]))
+    c_exp = params[TS_C]
+    rollout = int(params[TS_ROLLOUT])
+    me = obs[O.SEAT]
+    n_root = obs[O.N_LEGAL]
+    cand = candidates(obs, int(params[TS_PRUNE]))
+    if cand.shape[0] == 1:
+        return cand[0]
+    root_ok = np.zeros(n_root, np.bool_)
+    for j in range(cand.shape[0]):
+        root_ok[cand[j]] = True
+    n_max = iters + 2
+    first_child = np.full(n_max, -1, np.int64)
+    sibling = np.full(n_max, -1, np.int64)
+    akey = np.zeros(n_max, np.int64)
+    nseat = np.zeros(n_max, np.int64)
+    visits = np.zeros(n_max, np.float64)
+    wins = np.zeros(n_max, np.float64)
+    avail = np.zeros(n_max, np.float64)
+    path = np.zeros(n_max, np.int64)
+    untried = np.empty(O.MAX_LEGAL, np.int64)
+    child_of = np.empty(O.MAX_LEGAL, np.int64)
+    n_nodes = 1
+    work, r = _new_scratch(obs, rollout)
+    legal = work[F.W_LEGAL]
+    state = work[F.W_STATE]
+    streams = np.zeros(2, np.uint64)
+    s = rng[0]
+    for it in range(iters):
+        s, seed = split_next(s)
+        determinize(obs, work, seed)
+        _seed_streams(streams, seed)
+        _stop_at_decisions(work)
+        node = 0
+        depth = 0
+        status = n_root
+        while True:
+            seat = state[F.S_SEAT]
+            n = status
+            n_untried = 0
+            for i in range(n):
+                child_of[i] = -1
+                if node == 0 and not root_ok[i]:
+                    continue
+                k = legal[i] | (seat << SEAT_SHIFT)
+                ch = first_child[node]
+                while ch >= 0 and akey[ch] != k:
+                    ch = sibling[ch]
+                if ch < 0:
+                    untried[n_untried] = i
+                    n_untried += 1
+                else:
+                    avail[ch] += 1.0
+                    child_of[i] = ch
+            if n_untried > 0:
+                s, u = split_below(s, n_untried)
+                i = untried[u]
+                nn = n_nodes
+                n_nodes += 1
+                akey[nn] = legal[i] | (seat << SEAT_SHIFT)
+                nseat[nn] = seat
+                avail[nn] = 1.0
+                sibling[nn] = first_child[node]
+                first_child[node] = nn
+                depth += 1
+                path[depth] = nn
+                _set_policy(work, rollout)
+                status = F.run(work, streams, r, i)
+                break
+            best_i = -1
+            best_v = -1e300
+            for i in range(n):
+                ch = child_of[i]
+                if ch < 0:
+                    continue
+                v = wins[ch] / visits[ch] + c_exp * np.sqrt(np.log(avail[ch]) / visits[ch])
+                if v > best_v:
+                    best_v = v
+                    best_i = i
+            ch = child_of[best_i]
+            depth += 1
+            path[depth] = ch
+            node = ch
+            status = F.run(work, streams, r, best_i)
+            if status <= 0:
+                break
+        res = _result(work, status, me)
+        for d in range(1, depth + 1):
+            nd = path[d]
+            visits[nd] += 1.0
+            wins[nd] += res if nseat[nd] == me else 1.0 - res
+    rng[0] = s
+    best = cand[0]
+    best_n = -1.0
+    for i in range(n_root):
+        k = obs[O.LEGAL + i] | (me << SEAT_SHIFT)
+        ch = first_child[0]
+        while ch >= 0 and akey[ch] != k:
+            ch = sibling[ch]
+        if ch >= 0 and visits[ch] > best_n:
+            best_n = visits[ch]
+            best = i
+    return best

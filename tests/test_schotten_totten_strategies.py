@@ -1,0 +1,223 @@
+"""The built-in Schotten Totten strategies: greedy, flat-mc and ismcts (policies.py, search.py).
+
+They only ever return legal indices, are reproducible from the seed, play the same games in both
+engines, beat the random policy, and decide from what their seat sees: the search's
+determinizations are rebuilt from the observation vector alone (the opponent's actual hand never
+enters), and the engine state they rebuild regenerates exactly the decision being taken.
+
+Budgets are tiny (sims=2, iters=24) so that the file runs in well under a minute once the
+kernels are compiled (numba caches them on disk).
+"""
+import numpy as np
+import pytest
+from numba import njit
+
+import strategies.schotten_totten  # noqa: F401  (registers the built-ins)
+from sim.core.rng import new_state, uniform_below
+from sim.core.stats import wilson
+from sim.core.strategy_api import DECIDE_SIG
+from sim.schotten_totten import fast, reference, search
+from sim.schotten_totten import observation as O
+from sim.schotten_totten import policies as K
+from sim.schotten_totten.rules import SchottenTottenRules
+from strategies.play import play
+from strategies.registry import parse_spec
+
+GAME = "schotten-totten"
+PRESETS = sorted(SchottenTottenRules.PRESETS)      # tactics on / off x both claim timings
+SPECS = ["greedy", "flat-mc:sims=2,prune=3", "ismcts:iters=24,prune=4"]
+
+
+def rules(preset="base", **overrides):
+    return SchottenTottenRules.preset(preset).replace(**overrides)
+
+
+def lineup(specs, r):
+    bound = [parse_spec(GAME, s) for s in specs]
+    return ([b.strategy.kernel for b in bound], [b.params_array(r, 2) for b in bound],
+            [b.strategy.native for b in bound])
+
+
+# ---------------------------------------------------------------- legal actions everywhere
+@njit(DECIDE_SIG, cache=True)
+def probe(obs, params, rng):
+    """Asks the built-in kernel params[0] (with parameters params[1:]) for its choice, returns an
+    illegal index if it is illegal, and otherwise plays at random: the kernel is checked on the
+    varied positions of random games (tactic cards, Scout draws and returns, manual claims)."""
+    n = obs[O.N_LEGAL]
+    i = K.decide_native(int(params[0]), obs, params[1:], rng)
+    if i < 0 or i >= n:
+        return n
+    return uniform_below(rng, n)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+@pytest.mark.parametrize("spec", SPECS)
+def test_strategies_return_only_legal_indices(preset, spec):
+    b = parse_spec(GAME, spec)
+    games = 12 if b.strategy.name == "greedy" else 2
+    for overrides in ({}, {"auto_claim": False}):
+        r = rules(preset, **overrides)
+        prm = np.concatenate([[float(b.strategy.native)], b.params_array(r, 2)])
+        # checked at random positions, and in its own games against the greedy (fast engine:
+        # an illegal index raises StrategyError)
+        fast.play_batch(r, 2, 11, 0, games, [probe] * 2, [prm, prm])
+        kernels, params, natives = lineup([spec, "greedy"], r)
+        fast.play_batch(r, 2, 12, 0, games, kernels, params, natives)
+
+
+# ---------------------------------------------------------------- reproducible, engine-agnostic
+@pytest.mark.parametrize("spec", SPECS)
+def test_same_seed_same_games(spec):
+    r = rules("tactics")
+    kernels, params, natives = lineup([spec, "random"], r)
+    n = 6 if spec == "greedy" else 2
+    a = fast.play_batch(r, 2, 5, 0, n, kernels, params, natives)
+    b = fast.play_batch(r, 2, 5, 0, n, kernels, params, natives)
+    c = fast.play_batch(r, 2, 5, 0, n, kernels, params, None)     # by function pointer
+    for other in (b, c):
+        np.testing.assert_array_equal(a.shares, other.shares)
+        for key in reference.EXTRAS:
+            np.testing.assert_array_equal(a.extras[key], other.extras[key])
+
+
+@pytest.mark.parametrize("preset,specs,n", [
+    ("base", ["greedy", "random"], 12), ("tactics", ["random", "greedy"], 12),
+    ("tactics-claim-at-start", ["greedy", "greedy"], 8),
+    ("base", ["flat-mc:sims=2,prune=3", "greedy"], 2),
+    ("tactics", ["greedy", "flat-mc:sims=2,prune=3"], 2),
+    ("tactics", ["ismcts:iters=16,prune=3", "random"], 1)])
+def test_fast_and_reference_engines_agree_game_by_game(preset, specs, n):
+    r = rules(preset)
+    kernels, params, natives = lineup(specs, r)
+    ref = reference.play_batch(r, 2, 77, 40, n, kernels, params)
+    got = fast.play_batch(r, 2, 77, 40, n, kernels, params, natives)
+    np.testing.assert_array_equal(got.shares, ref.shares)
+    for key in reference.EXTRAS:
+        np.testing.assert_array_equal(got.extras[key], ref.extras[key], err_msg=key)
+
+
+# ---------------------------------------------------------------- strength
+def _win_rate(a, b, preset, deals, seed):
+    """Share of games won by `a` (draws half) over `deals` deals played with both seatings."""
+    r = rules(preset)
+    wins = 0.0
+    for seats, j in (([a, b], 0), ([b, a], 1)):
+        res = play(GAME, r, seats, games=deals, seed=seed, progress=False)
+        wins += res.totals.summary()[2][j] * deals
+    low, high = wilson(np.array([wins]), np.array([2 * deals]))
+    return wins / (2 * deals), float(low[0])
+
+
+def test_greedy_beats_random_clearly():
+    for preset in ("base", "tactics"):
+        rate, low = _win_rate("greedy", "random", preset, 200, 3)
+        assert low > 0.5 and rate > 0.9, (preset, rate)
+
+
+def test_flat_mc_with_a_small_budget_beats_random():
+    rate, low = _win_rate("flat-mc:sims=2,prune=3,rollout=0", "random", "base", 12, 4)
+    assert low > 0.5, rate
+
+
+# ---------------------------------------------------------------- information
+def _positions(preset, n_games, **overrides):
+    """(game state, observation vector) at decisions of random games in the reference engine,
+    with a copy of the state taken at the decision."""
+    import copy
+    r = rules(preset, **overrides)
+    out = []
+    for game in range(n_games):
+        g = reference.Game(r, 9, game)
+        rng = reference.KeyedRng(9, game, 3)
+
+        def decide(seat, phase, legal, g=g, rng=rng):
+            out.append((copy.deepcopy(g), g.flat_observation(seat, phase, legal), phase))
+            return legal[rng.below(len(legal))]
+        while not g.over:
+            g.play_turn(decide)
+    return out
+
+
+def _swap_opponent_hand(g, seat, rng):
+    """The same game with the opponent's hidden hand exchanged with cards of the piles (the same
+    numbers of clan and tactic cards), so that nothing the seat sees changes."""
+    opp = 1 - seat
+    hand = list(g.hands[opp])
+    for pile in (g.clan_pile, g.tactic_pile):
+        mine = [c for c in hand if (c < 54) == (pile is g.clan_pile)]
+        k = min(len(mine), len(pile))
+        if k == 0:
+            continue
+        rng.shuffle(pile)
+        out, into = mine[:k], pile[:k]
+        hand = [c for c in hand if c not in out] + into
+        pile[:k] = out
+    g.hands[opp] = sorted(hand)
+    return g
+
+
+def test_decisions_never_depend_on_the_opponents_hidden_hand():
+    rng = np.random.default_rng(1)
+    checked = 0
+    kernels = [(parse_spec(GAME, s).strategy.kernel, parse_spec(GAME, s).params_array(None, 2))
+               for s in SPECS]
+    for preset in ("base", "tactics"):
+        for g, obs, phase in _positions(preset, 2)[::7]:
+            seat = int(obs[O.SEAT])
+            changed = _swap_opponent_hand(g, seat, rng)
+            legal = changed.legal_plays(seat) if phase == reference.PHASE_PLAY else None
+            obs2 = changed.flat_observation(seat, phase, [reference.Action(*O.decode_py(a)) for a in
+                                                          obs[O.LEGAL:O.LEGAL + obs[O.N_LEGAL]]])
+            if legal is not None:
+                assert [reference.encode_action(a) for a in legal] == list(obs[O.LEGAL:O.LEGAL + len(legal)])
+            np.testing.assert_array_equal(obs, obs2)
+            for kernel, prm in kernels:
+                a = kernel(obs, prm, new_state(3, checked, 7))
+                b = kernel(obs2, prm, new_state(3, checked, 7))
+                assert a == b
+            checked += 1
+    assert checked > 20
+
+
+def test_determinization_is_consistent_and_regenerates_the_decision():
+    """The engine state built from a vector: public table as in the vector, hands and piles of the
+    right sizes holding exactly the unseen cards (the opponent's hand drawn from them, not the real
+    one), and the engine's turn machine, started from it, offers the very same legal actions."""
+    streams = np.zeros(2, np.uint64)
+    kinds = set()
+    differs = 0
+    cases = [("tactics", {}), ("tactics-claim-at-start", {}), ("base", {"auto_claim": False}),
+             ("tactics", {"auto_claim": False})]
+    for preset, overrides in cases:
+        for g, obs, phase in _positions(preset, 2, **overrides):
+            seat = int(obs[O.SEAT])
+            kinds.add(phase)
+            work, r = search._new_scratch(obs, 0)
+            search.determinize(obs, work, np.uint64(len(kinds) * 1000 + int(obs[O.TURN])))
+            per = work[fast.W_PER_SEAT]
+            state = work[fast.W_STATE]
+            hands = []
+            for p in (0, 1):
+                cards = [c for c in range(54) if (per[fast.PS_HAND_CLAN + p] >> c) & 1]
+                cards += [54 + c for c in range(10) if (per[fast.PS_HAND_TACTIC + p] >> c) & 1]
+                hands.append(sorted(cards))
+            assert hands[seat] == sorted(g.hands[seat])
+            assert len(hands[1 - seat]) == len(g.hands[1 - seat])
+            differs += hands[1 - seat] != sorted(g.hands[1 - seat])
+            cpile = list(work[fast.W_CLAN_PILE, state[fast.S_C_HEAD]:state[fast.S_C_TAIL]])
+            tpile = list(work[fast.W_TACTIC_PILE, state[fast.S_T_HEAD]:state[fast.S_T_TAIL]])
+            assert len(cpile) == len(g.clan_pile) and len(tpile) == len(g.tactic_pile)
+            unseen = sorted(g.hands[1 - seat] + g.clan_pile + g.tactic_pile)
+            assert sorted(hands[1 - seat] + cpile + tpile) == unseen
+            # the turn machine regenerates the pending decision
+            search._stop_at_decisions(work)
+            status = fast.run(work, streams, r, -1)
+            n = int(obs[O.N_LEGAL])
+            assert status == n, phase
+            np.testing.assert_array_equal(work[fast.W_LEGAL, :n], obs[O.LEGAL:O.LEGAL + n])
+            assert state[fast.S_SEAT] == seat and state[fast.S_DK] == obs[O.DECISION]
+    assert kinds == {reference.PHASE_PLAY, reference.PHASE_DRAW, reference.PHASE_CLAIM,
+                     reference.PHASE_SCOUT_DRAW, reference.PHASE_SCOUT_RETURN} or \
+        kinds >= {reference.PHASE_PLAY, reference.PHASE_DRAW, reference.PHASE_CLAIM}
+    assert differs > 0
