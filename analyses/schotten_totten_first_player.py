@@ -21,8 +21,13 @@ SUMMARY = ("Win share of the first player (seat 0) in self-play of random, greed
 DEFAULT_SEED = 1999
 PRESETS = ["base", "tactics", "base-claim-at-start", "tactics-claim-at-start"]
 # (strategy, games in the full report): searchers are slow, so they get fewer games
-STRATEGIES = [("random", 200_000), ("greedy", 100_000), ("flat-mc:sims=20,prune=4", 400)]
+STRATEGIES = [("random", 200_000), ("greedy", 100_000), ("flat-mc:sims=20,prune=4", 100)]
 QUICK_GAMES = 40
+
+
+def quick_games(games: int) -> int:
+    """Games in --quick mode: a smoke test, a few games even for the slow searchers."""
+    return max(2, min(QUICK_GAMES, games // 50))
 
 
 def available(specs):
@@ -43,7 +48,7 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
     for preset in PRESETS:
         rules = resolve_rules("schotten-totten", preset)
         for spec, games in strategies:
-            n = QUICK_GAMES if quick else games
+            n = quick_games(games) if quick else games
             t = play("schotten-totten", rules, [spec, spec], games=n, seed=seed,
                      progress=False).table()
             first = t.iloc[0]
@@ -60,7 +65,7 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
         "first player wins [95% CI]": [f"{w:.4f} [{lo:.4f}, {hi:.4f}]" for w, lo, hi in
                                        zip(df.first_player_win_share, df.win_ci_low, df.win_ci_high)],
     })
-    games_note = ", ".join(f"`{s}`: {QUICK_GAMES if quick else g:,}" for s, g in strategies)
+    games_note = ", ".join(f"`{s}`: {quick_games(g) if quick else g:,}" for s, g in strategies)
     md = f"""## {TITLE}
 
 ![first player]({NAME}.png)

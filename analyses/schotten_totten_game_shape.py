@@ -14,7 +14,7 @@ from strategies.play import play, resolve_rules
 
 from .common import markdown_table, save_figure
 from .registry import Section
-from .schotten_totten_first_player import PRESETS, available
+from .schotten_totten_first_player import PRESETS, available, quick_games
 
 NAME = "schotten-totten-game-shape"
 TITLE = "Schotten Totten: game length and how games end"
@@ -22,7 +22,6 @@ SUMMARY = ("Distribution of game length (cards played), how games end (3 adjacen
            "blocked) and stones claimed by proof before the opponent completed, per preset.")
 DEFAULT_SEED = 2000
 STRATEGIES = [("random", 200_000), ("greedy", 100_000)]
-QUICK_GAMES = 200
 
 
 def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section:
@@ -31,7 +30,7 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
     for preset in PRESETS:
         rules = resolve_rules("schotten-totten", preset)
         for spec, games in available(STRATEGIES):
-            n = QUICK_GAMES if quick else games
+            n = quick_games(games) if quick else games
             acc = {"cards": [], "end": [], "proof": []}
 
             def keep(batch, acc=acc):
@@ -83,7 +82,7 @@ by proof, before the opponent had completed their side. Shares with 95% Wilson i
 {markdown_table(key)}
 
 - Command: `meeplelab analyse {NAME}` (also run by `meeplelab report`)
-- Seed: {seed}; games per preset and strategy: {', '.join(f'`{s}`: {QUICK_GAMES if quick else g:,}' for s, g in available(STRATEGIES))}
+- Seed: {seed}; games per preset and strategy: {', '.join(f'`{s}`: {quick_games(g) if quick else g:,}' for s, g in available(STRATEGIES))}
 - Rules: the presets {', '.join(f'`{p}`' for p in PRESETS)}
 - Files: {', '.join(f'`{f}`' for f in files)}
 """

@@ -14,7 +14,7 @@ from strategies.play import play, resolve_rules
 
 from .common import markdown_table, save_figure
 from .registry import Section
-from .schotten_totten_first_player import available
+from .schotten_totten_first_player import available, quick_games
 
 NAME = "schotten-totten-ladder"
 TITLE = "Schotten Totten: the strategy ladder"
@@ -23,9 +23,8 @@ SUMMARY = ("Round-robin of every strategy against every other, seats swapped on 
 DEFAULT_SEED = 2001
 PRESET = "base"
 # (strategy, games per seating against a fast opponent); a pair plays the smaller budget
-LADDER = [("random", 20_000), ("greedy", 20_000), ("flat-mc:sims=20,prune=4", 200),
-          ("ismcts:iters=400", 200)]
-QUICK_GAMES = 20
+LADDER = [("random", 20_000), ("greedy", 20_000), ("flat-mc:sims=20,prune=4", 40),
+          ("ismcts:iters=200", 40)]
 
 
 def bradley_terry(wins: np.ndarray, games: np.ndarray):
@@ -64,7 +63,7 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
         for b, (sb, nb) in enumerate(ladder):
             if a == b:
                 continue
-            n = QUICK_GAMES if quick else min(na, nb)
+            n = quick_games(min(na, nb)) if quick else min(na, nb)
             # a moves first here; the mirror pairing (b first) is played on the same deals
             t = play("schotten-totten", rules, [sa, sb], games=n, seed=seed, progress=False).table()
             wins[a, b] += t.win_share.iloc[0] * n
@@ -106,7 +105,7 @@ standard errors from the Fisher information.
 
 - Command: `meeplelab analyse {NAME}` (also run by `meeplelab report`)
 - Seed: {seed}; games per pairing and seating: the smaller budget of the two strategies
-  ({', '.join(f'`{s}`: {QUICK_GAMES if quick else n:,}' for s, n in ladder)})
+  ({', '.join(f'`{s}`: {quick_games(n) if quick else n:,}' for s, n in ladder)})
 - Rules: preset `{PRESET}`
 - Files: {', '.join(f'`{f}`' for f in files)}
 """
