@@ -14,6 +14,13 @@ Design:
     vector at all.
   - a turn is a small state machine (claims, play, Scout draws and returns, draw) with one
     decision site: every decision with two or more legal actions goes through the same call.
+    The machine is one function, `run(work, streams, rules, resume)`, on a state held entirely in
+    the scratch rows `work` (its scalars in row W_STATE between calls; `new_game` deals a game
+    into it): it plays until the game ends or until a decision it does not take itself (a
+    strategy called from `_play_range`: a first-class function value or a search kernel; or
+    CALL_STOP), and is resumed with the chosen index. `play_batch` plays through it, and the
+    search strategies (search.py) use the same function as their forward model on states they
+    rebuild from an observation, so their simulations follow exactly these rules.
   - the claim proof is `cards.best_key` / `cards.wins_stone` on bit masks: the hidden clan cards
     (piles and both hands) are one 54-bit mask (colour c, value v at bit 9 c + v - 1), a side is
     summarised by its clan values / colours masks and its morale cards. The proof only needs
@@ -942,12 +949,14 @@ def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, stream
     state = borrowed(work[W_STATE, :S_SIZE])
     rng_base = address_of(streams)
 
-    # each seat's strategy as rows of integer tables
+    # each seat's strategy as rows of integer tables; the two seats' functions may be of
+    # different numba types, so the tuple is only ever indexed by constants
+    seat_fn[0] = jit_address(fns[0])
+    seat_fn[1] = jit_address(fns[1])
     for p in range(2):
         prm = prms[p]
         seat_prm[p] = address_of(prm)
         seat_prm_len[p] = prm.shape[0]
-        seat_fn[p] = jit_address(fns[p])
         code = codes[p]
         if code < 0 or code >= K.N_NATIVE:
             code = CALL_JIT if seat_fn[p] != 0 else CALL_FT
@@ -962,7 +971,7 @@ def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, stream
             prm = view_at(seat_prm[seat], seat_prm_len[seat], np.float64)
             rng = view_at(rng_base + 8 * seat, 1, np.uint64)
             if seat_call[seat] == CALL_FT:
-                idx = fns[seat](obs, prm, rng)
+                idx = fns[0](obs, prm, rng) if seat == 0 else fns[1](obs, prm, rng)
             else:
                 idx = K.decide_native(seat_call[seat], obs, prm, rng)
             status = run(work, streams, r, idx)
