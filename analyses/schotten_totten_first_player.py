@@ -21,7 +21,7 @@ SUMMARY = ("Win share of the first player (seat 0) in self-play of random, greed
 DEFAULT_SEED = 1999
 PRESETS = ["base", "tactics", "base-claim-at-start", "tactics-claim-at-start"]
 # (strategy, games in the full report): searchers are slow, so they get fewer games
-STRATEGIES = [("random", 200_000), ("greedy", 100_000), ("flat-mc:sims=20,prune=4", 100)]
+STRATEGIES = [("random", 200_000), ("greedy", 100_000), ("flat-mc:sims=10,prune=3", 40)]
 QUICK_GAMES = 40
 
 
