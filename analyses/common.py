@@ -33,7 +33,8 @@ def focal_run(game: str, rules, focal: str, field: list[str], players: int, game
         scores.append(batch.scores[:, 0].astype(float))
         shares.append(batch.shares[:, 0].copy())
 
-    result = play(game, rules, lineup, games=games, seed=seed, progress=False, on_batch=keep)
+    result = play(game, rules, lineup, games=games, seed=seed, progress=False, partial=False,
+                  on_batch=keep)
     t = result.table().iloc[0]
     row = {"players": players, "strategy": lineup[0].label, "games": int(t.games),
            "mean_score": t.mean_score, "se_score": t.se_score, "win_share": t.win_share,

@@ -50,7 +50,8 @@ def _field_stats(rules, games, seed):
             x = x.astype(float)
             sums[i] += (x.sum(), (x * x).sum())
 
-    result = play("diamant", rules, lineup, games=games, seed=seed, progress=False, on_batch=keep)
+    result = play("diamant", rules, lineup, games=games, seed=seed, progress=False, partial=False,
+                  on_batch=keep)
     mean, se = mean_se(sums[:, 0], sums[:, 1], result.info.games)
     return {"cards_per_game": mean[0], "se_cards": se[0], "disasters_per_game": mean[1],
             "se_disasters": se[1], "score_spread": mean[2], "se_spread": se[2],

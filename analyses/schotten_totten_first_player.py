@@ -50,7 +50,7 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
         for spec, games in strategies:
             n = quick_games(games) if quick else games
             t = play("schotten-totten", rules, [spec, spec], games=n, seed=seed,
-                     progress=False).table()
+                     progress=False, partial=False).table()
             first = t.iloc[0]
             rows.append({"preset": preset, "strategy": first.strategy, "games": int(first.games),
                          "first_player_win_share": first.win_share,

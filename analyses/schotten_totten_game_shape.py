@@ -39,6 +39,7 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
                 acc["proof"].append(batch.extras["proof_claims"])
 
             play("schotten-totten", rules, [spec, spec], games=n, seed=seed, progress=False,
+                 partial=False,
                  on_batch=keep)
             cards, end, proof = (np.concatenate(acc[k]) for k in ("cards", "end", "proof"))
             m_cards, se_cards = mean_se(cards.sum(), (cards.astype(float) ** 2).sum(), n)

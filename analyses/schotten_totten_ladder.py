@@ -65,7 +65,8 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
                 continue
             n = quick_games(min(na, nb)) if quick else min(na, nb)
             # a moves first here; the mirror pairing (b first) is played on the same deals
-            t = play("schotten-totten", rules, [sa, sb], games=n, seed=seed, progress=False).table()
+            t = play("schotten-totten", rules, [sa, sb], games=n, seed=seed, progress=False,
+                     partial=False).table()
             wins[a, b] += t.win_share.iloc[0] * n
             wins[b, a] += t.win_share.iloc[1] * n
             games[a, b] += n

@@ -432,8 +432,13 @@ def report(quick, output_dir, only, threads):
     from sim.core.runner import set_threads
     set_threads(threads)
     out_dir = _checked_dir(output_dir)
-    index = report_builder.build(out_dir, quick=quick, only=list(only) or None,
-                                 echo=lambda m: click.echo(m, err=True))
+    try:
+        index = report_builder.build(out_dir, quick=quick, only=list(only) or None,
+                                     echo=lambda m: click.echo(m, err=True))
+    except KeyboardInterrupt:
+        click.echo(f"interrupted: the analyses that finished are in {out_dir}; the index was "
+                   f"not rewritten", err=True)
+        sys.exit(130)
     click.echo(f"wrote {index}")
 
 

@@ -126,8 +126,12 @@ def _failure(game: str, lineup: list[Bound], seed: int, e: StrategyError) -> Str
 
 def play(game: str, rules, lineup, *, games: int, seed: int = 0, first_game: int = 0,
          threads: int | None = None, chunk: int | None = None, progress: bool | None = None,
-         engine: str = "auto", on_batch: Callable[[Batch], None] | None = None) -> Result:
-    """Play `games` seeded games; `lineup` is a list of Bound or of strategy specs."""
+         engine: str = "auto", on_batch: Callable[[Batch], None] | None = None,
+         partial: bool = True) -> Result:
+    """Play `games` seeded games; `lineup` is a list of Bound or of strategy specs.
+
+    On Ctrl-C the games that finished are returned (`result.info.interrupted`), or, with
+    partial=False (analyses, which need every game), KeyboardInterrupt propagates."""
     if lineup and isinstance(lineup[0], str):
         lineup = make_lineup(game, list(lineup), len(lineup))
     play_batch, used = batch_player(game, rules, lineup, seed, engine)
@@ -142,6 +146,8 @@ def play(game: str, rules, lineup, *, games: int, seed: int = 0, first_game: int
         chunk = REFERENCE_CHUNK
     info = run_chunks(play_batch, games, collect, first_game=first_game, chunk=chunk,
                       threads=threads, progress=progress, desc=f"{game} ({used} engine)")
+    if info.interrupted and not partial:
+        raise KeyboardInterrupt
     return Result(game, rules, lineup, seed, used, totals, info)
 
 
