@@ -28,12 +28,17 @@ LADDER = [("random", 20_000), ("greedy", 2_000), ("flat-mc:sims=10,prune=3", 10)
 
 
 def bradley_terry(wins: np.ndarray, games: np.ndarray):
-    """Maximum-likelihood Bradley-Terry strengths (log scale, first strategy = 0) and their
-    standard errors from the observed Fisher information. wins[a, b]: games a won against b
-    (draws count half); games[a, b] = games[b, a]: games between them."""
+    """Bradley-Terry strengths (log scale, first strategy = 0) and their standard errors from
+    the Fisher information. wins[a, b]: games a won against b (draws count half);
+    games[a, b] = games[b, a]: games between them. Each pairing gets half a win each way
+    (a weak prior), so a strategy that won every game gets a finite strength instead of an
+    infinite one; with thousands of games it changes nothing else."""
     k = wins.shape[0]
     if k < 2:
         return np.zeros(k), np.zeros(k)
+    played = games > 0
+    wins = wins + 0.5 * played
+    games = games + 1.0 * played
 
     def nll(theta):
         s = np.concatenate([[0.0], theta])
@@ -98,9 +103,11 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
 
 Every strategy plays every other in both seats on the same deals (preset `{PRESET}`); a cell is
 the row strategy's win share against the column (draws half) with its 95% Wilson interval in
-`{files[0]}`. The Bradley-Terry model, fitted by maximum likelihood to all games, gives each
-strategy a strength on a log-odds scale (random = 0; Elo scale = 400/ln 10 times it), with
-standard errors from the Fisher information.
+`{files[0]}`. The Bradley-Terry model, fitted by maximum likelihood to all games (plus half a
+win each way per pairing, so that a clean sweep gives a finite strength), gives each strategy a
+strength on a log-odds scale (random = 0; Elo scale = 400/ln 10 times it), with standard errors
+from the Fisher information. The search strategies play few games here (report time budget),
+hence their wide intervals.
 
 {markdown_table(key)}
 
