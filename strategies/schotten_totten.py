@@ -1,9 +1,9 @@
 """Built-in Schotten Totten strategies. A strategy returns the index of its chosen action in the
 observation's list of legal actions (see `sim/schotten_totten/observation.py`).
 
-The decision kernels are in `sim.schotten_totten.policies` (the fast engine calls them
-natively; search strategies use the fast engine as their forward model); this module gives each
-its name, parameters and documentation.
+The decision kernels are in `sim.schotten_totten.policies` and `sim.schotten_totten.search` (the
+fast engine calls them natively; the search strategies use the fast engine's turn machine as their
+forward model); this module gives each its name, parameters and documentation.
 """
 from sim.core.strategy_api import DECIDE_SIG
 from sim.schotten_totten import policies as K
@@ -55,8 +55,8 @@ def _compiled(kernel):
 
 _ROLLOUT = Param("rollout", 1, "rollout policy of both seats: 0 random, 1 greedy (default "
                  "parameters)", 0, 1)
-_PRUNE = Param("prune", 0, "at a play decision, search only the prune best actions by the greedy "
-               "score (0: all)", 0, 640)
+_PRUNE = Param("prune", 8, "at a play decision, search only the prune best actions by the greedy "
+               "score (0: all of them)", 0, 640)
 
 register(GAME, "flat-mc", _compiled(S.flat_mc_policy), native=K.FLAT_MC, stochastic=True,
          doc="Flat Monte-Carlo: each candidate action is played out sims times to the end of the "
@@ -82,7 +82,7 @@ register(GAME, "ismcts", _compiled(S.ismcts_policy), native=K.ISMCTS, stochastic
              "opponent's moves included. Plays the most visited root action. Forward model: the "
              "fast engine's rules. See sim/schotten_totten/search.py.",
          params=[Param("iters", 1000, "iterations (determinizations, one playout each)", 1, 10_000_000),
-                 Param("c", 0.7, "UCB1 exploration constant (results are in [0, 1])", 0.0, 100.0),
+                 Param("c", 0.25, "UCB1 exploration constant (results are in [0, 1])", 0.0, 100.0),
                  _ROLLOUT, _PRUNE],
          observes="the observation vector (own hand, table, unseen cards, pile and hand sizes)",
          source="SO-ISMCTS (Cowling, Powley and Whitehouse, 2012)")

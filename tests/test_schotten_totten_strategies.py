@@ -5,7 +5,7 @@ engines, beat the random policy, and decide from what their seat sees: the searc
 determinizations are rebuilt from the observation vector alone (the opponent's actual hand never
 enters), and the engine state they rebuild regenerates exactly the decision being taken.
 
-Budgets are tiny (sims=2, iters=24) so that the file runs in well under a minute once the
+Budgets are tiny (sims=2, iters=16) so that the file runs in well under a minute once the
 kernels are compiled (numba caches them on disk).
 """
 import numpy as np
@@ -25,7 +25,7 @@ from strategies.registry import parse_spec
 
 GAME = "schotten-totten"
 PRESETS = sorted(SchottenTottenRules.PRESETS)      # tactics on / off x both claim timings
-SPECS = ["greedy", "flat-mc:sims=2,prune=3", "ismcts:iters=24,prune=4"]
+SPECS = ["greedy", "flat-mc:sims=2,prune=3", "ismcts:iters=16,prune=4"]
 
 
 def rules(preset="base", **overrides):
@@ -121,13 +121,13 @@ def test_flat_mc_with_a_small_budget_beats_random():
 
 
 # ---------------------------------------------------------------- information
-def _positions(preset, n_games, **overrides):
-    """(game state, observation vector) at decisions of random games in the reference engine,
-    with a copy of the state taken at the decision."""
+def _positions(preset, n_games, first=0, **overrides):
+    """(copy of the game state, observation vector, phase) at every decision of random games in
+    the reference engine."""
     import copy
     r = rules(preset, **overrides)
     out = []
-    for game in range(n_games):
+    for game in range(first, first + n_games):
         g = reference.Game(r, 9, game)
         rng = reference.KeyedRng(9, game, 3)
 
@@ -187,10 +187,10 @@ def test_determinization_is_consistent_and_regenerates_the_decision():
     streams = np.zeros(2, np.uint64)
     kinds = set()
     differs = 0
-    cases = [("tactics", {}), ("tactics-claim-at-start", {}), ("base", {"auto_claim": False}),
-             ("tactics", {"auto_claim": False})]
-    for preset, overrides in cases:
-        for g, obs, phase in _positions(preset, 2, **overrides):
+    cases = [("tactics", 2, {}), ("tactics-claim-at-start", 1, {}), ("base", 1, {"auto_claim": False}),
+             ("tactics", 1, {"auto_claim": False})]     # tactics game 3 has Scout draws and returns
+    for preset, first, overrides in cases:
+        for g, obs, phase in _positions(preset, 2, first, **overrides):
             seat = int(obs[O.SEAT])
             kinds.add(phase)
             work, r = search._new_scratch(obs, 0)
@@ -218,6 +218,5 @@ def test_determinization_is_consistent_and_regenerates_the_decision():
             np.testing.assert_array_equal(work[fast.W_LEGAL, :n], obs[O.LEGAL:O.LEGAL + n])
             assert state[fast.S_SEAT] == seat and state[fast.S_DK] == obs[O.DECISION]
     assert kinds == {reference.PHASE_PLAY, reference.PHASE_DRAW, reference.PHASE_CLAIM,
-                     reference.PHASE_SCOUT_DRAW, reference.PHASE_SCOUT_RETURN} or \
-        kinds >= {reference.PHASE_PLAY, reference.PHASE_DRAW, reference.PHASE_CLAIM}
+                     reference.PHASE_SCOUT_DRAW, reference.PHASE_SCOUT_RETURN}
     assert differs > 0

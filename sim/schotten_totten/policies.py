@@ -17,7 +17,10 @@ machine (`fast.run`) calls it natively, and the search kernels play through that
 Module layering (they import one another; numba resolves the names when it compiles): `fast`
 holds the rules and the formation code, `policies` the leaf kernels (random, greedy) and the
 dispatch `decide_native`, `search` the search kernels, which compile lazily (they call back into
-`fast.run`, which calls the greedy kernel).
+`fast.run`, which calls the greedy kernel). Numba's on-disk cache does not notice a change in
+another module: the engine's compiled `_play_range` keeps the kernels it was compiled with. After
+editing this file or search.py, delete `sim/schotten_totten/__pycache__/*.nbi` and `*.nbc`
+(a fresh checkout, as in CI, has no cache).
 
 Greedy heuristic
 ----------------
@@ -45,6 +48,12 @@ best-scoring action wins (legal-action order: deterministic, the stream is not u
 Draws (tactics): from the tactic pile while the hand holds fewer than `tactic_hand` tactic cards,
 else from the clan pile. Scout returns: a Chief that can no longer be played, else the clan card
 with the smallest best gain, else the first card. Manual claims: claim every stone (in order).
+The value before a move uses the pool H + U without hand-only completions, the value after it
+counts them: a card that completes, or keeps in reach, a formation from the hand scores high.
+Defaults (pen 100, temp 400, lam 0.5, crit 1, tactic_cost 0.1, scout_value 0, tactic_hand 1) come
+from short head-to-head sweeps in the base game (2000 games each, seats swapped): pen 100 /
+temp 400 wins about 60 % against pen 80 / temp 40 (a large temp makes V nearly linear in the
+strength difference); lam 0 loses about 54 / 46 against lam 0.5; crit hardly matters.
 """
 import numpy as np
 from numba import njit

@@ -23,11 +23,16 @@ Randomness: every draw (deals, rollouts, tie-breaks of the tree) comes from the 
 stream `rng`, so a game is reproducible from its seed, in both engines and at any thread count.
 Results of playouts: win 1, draw 0.5, loss 0, for the deciding seat.
 
-flat-mc (`flat_mc_policy`), params (sims, prune, rollout): every candidate action is played out
+Candidates (`candidates`): at a play decision the legal actions in the greedy's order (best
+score first), only the `prune` best if prune = K > 0; at other decisions (draws, Scout returns,
+manual claims) the greedy's choice first, then the others.
+
+flat-mc (`flat_mc_policy`), params (sims, prune, rollout, z): every candidate action is played out
 `sims` times; playout i of every candidate uses the same deal and the same rollout streams
 (common random numbers: the candidates are compared on the same hidden cards). The candidate with
-the best mean wins (ties: the first in legal order, or in greedy order when pruned). prune = K > 0
-keeps, at a play decision with more than K legal actions, only the K best by the greedy score.
+the best mean wins (ties: the earlier candidate, i.e. the greedy's preference); with z > 0 a
+candidate replaces the greedy's choice only if its paired mean difference exceeds z standard
+errors.
 
 ismcts (`ismcts_policy`), params (iters, c, rollout, prune): SO-ISMCTS (Cowling, Powley and
 Whitehouse 2012). Each iteration deals a determinization, descends the tree from the root by UCB1
