@@ -25,6 +25,7 @@ report-quick: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/meeplelab bench diamant
+	$(BIN)/meeplelab bench schotten-totten
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

@@ -208,7 +208,12 @@ def _resolve_players(g, players, strategies) -> int:
 def _rules_label(rules_set, preset) -> str:
     base = preset or rules_set.DEFAULT_PRESET
     diff = rules_set.differences(rules_set.preset(base))
-    return base + ("".join(f", {k}={v}" for k, v in diff.items()) if diff else "")
+    return base + ("".join(f", {k}={_show_value(v)}" for k, v in diff.items()) if diff else "")
+
+
+def _show_value(v) -> str:
+    """A rule value as `--set` takes it (a list as comma-separated items)."""
+    return (",".join(str(x) for x in v) or "[]") if isinstance(v, list) else str(v)
 
 
 def _headline(game, rules_set, preset, players, games_played, engine, info) -> str:
@@ -454,22 +459,26 @@ def _checked_dir(path) -> Path:
 # ------------------------------------------------------------------ benchmark
 @main.command(context_settings=CONTEXT)
 @click.argument("game")
-@click.option("-n", "--games", type=GameCount(), default="1e6", show_default=True,
-              help="Games per fast-engine measurement.")
-@click.option("--reference-games", type=GameCount(), default="2000", show_default=True,
-              help="Games for the reference-engine measurement.")
+@click.option("-n", "--games", type=GameCount(), default=None,
+              help="Games per fast-engine measurement (default: per configuration, e.g. 1e6 "
+                   "for random play, 2e4 for greedy Schotten Totten).")
+@click.option("--reference-games", type=GameCount(), default=None,
+              help="Games for the reference-engine measurement (default: per configuration).")
 @click.option("--repeat", type=click.IntRange(1, 20), default=3, show_default=True,
               help="Measurements per configuration; the best is reported.")
 @friendly
 def bench(game, games, reference_games, repeat):
-    """Benchmark GAME: games/s of the fast engine (1 thread, all threads) and the reference.
+    """Benchmark GAME: games/s of the fast engine and of the reference engine, and their ratio.
 
-    Also measures a plugin strategy against the equivalent built-in, and the start-up time
-    of a second process (warm compilation cache). A benchmark, not a test.
+    Each game has a few configurations (Schotten Totten: random and greedy self-play, base and
+    tactics). The first is also measured through the plugin path (every decision through a
+    function pointer), on all threads, and for the start-up time of a second process (warm
+    compilation cache). A benchmark, not a test: each figure is the best of --repeat runs.
 
     \b
-    Example:
+    Examples:
       meeplelab bench diamant
+      meeplelab bench schotten-totten --repeat 1
     """
     from meeplelab import bench as bench_module
     for line in bench_module.run(game, games=games, reference_games=reference_games, repeat=repeat):

@@ -431,3 +431,20 @@ def test_a_label_parses_back_to_the_same_strategy(k, p):
     for spec in (f"leave-after-hazards:k={k}", f"random-leave:p={p!r}"):
         bound = parse_spec("diamant", spec)
         assert parse_spec("diamant", bound.label) == bound
+
+
+# ------------------------------------------------------------------ benchmark
+def test_bench_reports_every_configuration_with_rates_and_ratios(cli):
+    result = cli("bench", "schotten-totten", "-n", "300", "--reference-games", "3", "--repeat", "1")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    for title in ("random, random; rules base", "random, random; rules tactics",
+                  "greedy, greedy; rules base", "greedy, greedy; rules tactics"):
+        assert title in out
+    assert out.count("fast engine, 1 thread:") == 4
+    assert out.count("fast (1 thread) / reference:") == 4
+    assert out.count("as plugins") == 1 and out.count("start to first game") == 1
+
+
+def test_bench_of_an_unknown_game_is_a_usage_error(cli):
+    assert_usage_error(cli("bench", "chess"), "chess")
