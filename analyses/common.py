@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from sim import games as game_registry  # noqa: E402
 from sim.core import output  # noqa: E402
 from sim.core.stats import Z95, paired_difference  # noqa: E402
 from strategies.play import play  # noqa: E402
@@ -40,6 +41,20 @@ def focal_run(game: str, rules, focal: str, field: list[str], players: int, game
            "mean_score": t.mean_score, "se_score": t.se_score, "win_share": t.win_share,
            "win_ci_low": t.win_ci_low, "win_ci_high": t.win_ci_high}
     return row, {"mean_score": np.concatenate(scores), "win_share": np.concatenate(shares)}
+
+
+def self_play(game: str, rules, spec: str, games: int, seed: int, extras=()):
+    """Every seat plays `spec`, games 0 .. games - 1 under `seed`. Returns (shares, extras):
+    shares[g, seat] the share of the win of each seat in game g, and the per-game `extras`
+    columns of the game (sim/games.py), in game order. Runs with the same seed deal the same
+    cards game by game whatever the rules change leaves alone (common random numbers)."""
+    batches = []
+    players = game_registry.get(game).default_players
+    play(game, rules, [spec] * players, games=games, seed=seed, progress=False, partial=False,
+         on_batch=batches.append)
+    batches.sort(key=lambda b: b.first_game)
+    shares = np.concatenate([b.shares for b in batches])
+    return shares, {k: np.concatenate([b.extras[k] for b in batches]) for k in extras}
 
 
 def best_with_runner_up(df: pd.DataFrame, per_game: dict, key: str) -> dict:
@@ -72,4 +87,4 @@ def ci(se):
     return Z95 * np.asarray(se)
 
 
-__all__ = ["focal_run", "best_with_runner_up", "save_figure", "markdown_table", "ci"]
+__all__ = ["focal_run", "self_play", "best_with_runner_up", "save_figure", "markdown_table", "ci"]

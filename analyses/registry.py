@@ -14,7 +14,7 @@ from sim.core.errors import unknown
 
 MODULES = ["analyses.diamant_leave_threshold", "analyses.diamant_variants",
            "analyses.schotten_totten_first_player", "analyses.schotten_totten_game_shape",
-           "analyses.schotten_totten_ladder"]
+           "analyses.schotten_totten_ladder", "analyses.schotten_totten_tactics_value"]
 
 
 @dataclasses.dataclass

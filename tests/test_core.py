@@ -1,10 +1,14 @@
-"""Game-agnostic core: keyed streams, statistics, the runner's independence from chunking."""
+"""Game-agnostic core: keyed streams, statistics, the runner's independence from chunking, list
+rule parameters."""
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from sim.core import rng
 from sim.core.errors import UsageError
+from sim.core.rules import RuleSet, param
 from sim.core.runner import run_chunks
 from sim.core.stats import SeatTotals, mean_se, paired_difference, wilson
 from sim.diamant import fast, reference
@@ -169,3 +173,72 @@ def test_tables_are_exactly_equal_for_any_chunking():
                    progress=False).table() for chunk in (4000, 333, 1000)]
     for t in tables[1:]:
         assert t.equals(tables[0])
+
+
+# ---------------------------------------------------------------- rule sets: list parameters
+@dataclasses.dataclass(frozen=True)
+class _ListRules(RuleSet):
+    GAME = "toy"
+    cards: tuple = param(["Fog", "Mud", "Scout"], "Cards in the game.",
+                         choices=("Fog", "Mud", "Scout", "Chief"), unique=True)
+    values: tuple = param([1, 2], "Values.", min=0, max=9, max_len=4)
+    names: tuple = param([], "Free strings.", item=str)
+
+
+_ListRules.DEFAULT_PRESET = "default"
+_ListRules.PRESETS = {"default": {}, "two": {"cards": ["Mud", "Fog"]}}
+
+
+def test_list_parameters_of_strings_or_integers():
+    infos = {p.name: p for p in _ListRules.params()}
+    assert (infos["cards"].item, infos["values"].item, infos["names"].item) == (str, int, str)
+    assert infos["cards"].unique and not infos["values"].unique
+    assert infos["cards"].allowed() == \
+        "a list of distinct strings, each one of 'Fog', 'Mud', 'Scout', 'Chief'"
+    assert infos["values"].allowed() == "a list of integers each >= 0 and <= 9, 0 to 4 items"
+    r = _ListRules.preset("two")
+    assert r.cards == ("Mud", "Fog") and isinstance(r.cards, tuple)
+    assert _ListRules().replace(cards=[]).cards == ()
+    with pytest.raises(TypeError):
+        param(3, "an int", item=str)
+
+
+@pytest.mark.parametrize("value, fragments", [
+    (["Fog", "Bog"], ["item 'Bog' is not allowed", "did you mean 'Fog'",
+                      "'Fog', 'Mud', 'Scout', 'Chief'"]),
+    (["Fog", "Mud", "Fog"], ["item 'Fog' given 2 times", "a list of distinct strings"]),
+    (["Fog", 3], ["expected a list of distinct strings"]),
+    ("Fog", ["expected a list of distinct strings"]),
+])
+def test_list_of_strings_validation_names_the_bad_item(value, fragments):
+    with pytest.raises(UsageError) as e:
+        _ListRules().replace(cards=value)
+    for fragment in fragments:
+        assert fragment in str(e.value), (fragment, str(e.value))
+    assert "toy rule 'cards'" in str(e.value)
+
+
+def test_list_assignments_toml_and_round_trip(tmp_path):
+    r = _ListRules().with_assignments(["cards=Fog,Chief", "values=3,4", "names=[\"a b\", \"c\"]"])
+    assert (r.cards, r.values, r.names) == (("Fog", "Chief"), (3, 4), ("a b", "c"))
+    assert _ListRules().with_assignments(["cards=Mud"]).cards == ("Mud",)            # one item
+    assert _ListRules().with_assignments(['cards="Mud"']).cards == ("Mud",)
+    assert _ListRules().with_assignments(['cards=["Mud", "Scout"]']).cards == ("Mud", "Scout")
+    assert _ListRules().with_assignments(["cards=[]"]).cards == ()
+    assert _ListRules().with_assignments(["cards="]).cards == ()
+    assert _ListRules().with_assignments(["values=7"]).values == (7,)
+    with pytest.raises(UsageError, match="item 'Bog' is not allowed"):
+        _ListRules().with_assignments(["cards=Fog,Bog"])
+    with pytest.raises(UsageError, match="expected a list of integers"):
+        _ListRules().with_assignments(["values=1,x"])
+    text = r.to_toml()
+    assert 'cards = ["Fog", "Chief"]' in text and "values = [3, 4]" in text and 'names = ["a b", "c"]' in text
+    assert "Allowed: a list of distinct strings, each one of 'Fog'" in text
+    assert 'Default: ["Fog", "Mud", "Scout"]' in text
+    path = tmp_path / "toy.toml"
+    path.write_text(text)
+    assert _ListRules.load_toml(path) == r
+    assert r.to_dict()["cards"] == ["Fog", "Chief"] and r.differences()["cards"] == ["Fog", "Chief"]
+    path.write_text('cards = ["Fog", "Fog"]\n')
+    with pytest.raises(UsageError, match=r"toy\.toml.*item 'Fog' given 2 times"):
+        _ListRules.load_toml(path)

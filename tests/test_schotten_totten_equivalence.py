@@ -84,6 +84,12 @@ CASES = [(preset, {}, strategy, 200) for preset in sorted(SchottenTottenRules.PR
     ("tactics", {"hand_size": 12, "stones": 7, "adjacent_to_win": 4, "total_to_win": 6}, "random", 60),
     ("base", {"hand_size": 3, "no_play": "blocked"}, "hash", 60),
     ("tactics", {"hand_size": 2, "tactic_limit": 3, "first_player": "random"}, "random", 60),
+    # some of the tactic cards only (rule tactic_cards): the others lie in the box
+    ("tactics", {"tactic_cards": ("Fog", "Mud", "Scout", "Traitor")}, "hash", 100),
+    ("tactics", {"tactic_cards": ("Chief1", "Chief2", "Troop", "Shield", "Redeploy", "Deserter")},
+     "random", 100),
+    ("tactics-claim-at-start", {"tactic_cards": ("Scout",), "auto_claim": False}, "hash", 60),
+    ("tactics", {"tactic_cards": ()}, "hash", 60),
 ]
 
 
@@ -96,6 +102,11 @@ def test_fast_engine_matches_reference_game_by_game(preset, overrides, strategy,
     for nat in ([natives, None] if natives else [None]):   # built-ins natively and by pointer
         assert_same(fast.play_batch(r, 2, seed, first, n, kernels, params, nat), ref)
     assert ref.shares.sum() == n and (ref.extras["end"] >= 0).all()
+    drawn = ref.extras["tactics_drawn0"] | ref.extras["tactics_drawn1"]
+    in_play = sum(1 << (c - C.N_CLAN) for c in r.tactic_cards_in_play())
+    assert (drawn & ~in_play == 0).all()      # a card out of the game is never drawn
+    if in_play:
+        assert drawn.any()
     if overrides.get("no_play") == "blocked" or overrides.get("auto_claim") is False:
         assert (ref.extras["end"] == reference.END_CODES["blocked"]).any()
 
@@ -103,7 +114,8 @@ def test_fast_engine_matches_reference_game_by_game(preset, overrides, strategy,
 @pytest.mark.parametrize("preset,overrides,game", [
     ("base", {}, 1), ("tactics", {}, 2), ("tactics", {}, 3), ("base-claim-at-start", {}, 4),
     ("tactics-claim-at-start", {}, 5), ("tactics", {"auto_claim": False}, 6),
-    ("tactics", {"redeploy": "discard", "first_player": "random"}, 7)])
+    ("tactics", {"redeploy": "discard", "first_player": "random"}, 7),
+    ("tactics", {"tactic_cards": ("Scout", "Redeploy", "Deserter", "Traitor", "Mud")}, 8)])
 def test_every_observation_is_the_same_in_both_engines(preset, overrides, game):
     """Decision by decision: the hash of each vector a strategy gets, and its choice."""
     r = rules(preset, **overrides)

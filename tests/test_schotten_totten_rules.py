@@ -731,7 +731,8 @@ def test_match_scoring_and_the_winner_starts_the_next_game():
 def test_play_batch_shape():
     b = play_policy_batch(rules("tactics"), 3, 10, 4, [RandomPolicy(), RandomPolicy()])
     assert b.scores.shape == (4, 2) and (b.shares.sum(axis=1) == 1).all()
-    assert set(b.extras) == {"cards_played", "turns", "end", "proof_claims"}
+    assert set(b.extras) == {"cards_played", "turns", "end", "proof_claims", "tactics_drawn0",
+                             "tactics_drawn1", "tactics_played0", "tactics_played1"}
 
 
 # ================================================================ notation

@@ -18,12 +18,24 @@ from .errors import UsageError, suggest, unknown
 
 
 def param(default, doc: str, *, min=None, max=None, choices=None, min_len=None, max_len=None,
-          ruling: bool = False):
-    """Declare one rule parameter. Lists are stored as tuples; `min`/`max` bound each item."""
-    meta = dict(doc=doc, min=min, max=max, choices=tuple(choices) if choices else None,
-                min_len=min_len, max_len=max_len, ruling=ruling)
-    if isinstance(default, list):
+          item: type | None = None, unique: bool = False, ruling: bool = False):
+    """Declare one rule parameter.
+
+    A list parameter (a list or tuple default) is stored as a tuple of integers or of strings:
+    `item` (int or str; default: the type of the default's items, int for an empty default).
+    For a list, `min`/`max` bound each item, `choices` are the values each item may take,
+    `min_len`/`max_len` bound its length and `unique` forbids repeated items.
+    """
+    if isinstance(default, (list, tuple)):
         default = tuple(default)
+        if item is None:
+            item = str if default and all(isinstance(v, str) for v in default) else int
+        if item not in (int, str):
+            raise TypeError(f"list rule parameters hold int or str items, not {item}")
+    elif item is not None or unique:
+        raise TypeError("item= and unique= are only for list parameters")
+    meta = dict(doc=doc, min=min, max=max, choices=tuple(choices) if choices else None,
+                min_len=min_len, max_len=max_len, item=item, unique=unique, ruling=ruling)
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -38,13 +50,21 @@ class ParamInfo:
     choices: tuple | None
     min_len: int | None
     max_len: int | None
+    item: type | None              # list parameters: int or str
+    unique: bool                   # list parameters: no item twice
     ruling: bool
 
     def allowed(self) -> str:
-        if self.choices:
-            return "one of " + ", ".join(repr(c) for c in self.choices)
-        kind = {int: "an integer", float: "a number", bool: "true or false", str: "a string",
-                tuple: "a list of integers"}[self.type]
+        choices = "one of " + ", ".join(repr(c) for c in self.choices) if self.choices else ""
+        if self.type is not tuple:
+            if choices:
+                return choices
+            kind = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}[self.type]
+        else:
+            kind = "a list of " + ("distinct " if self.unique else "") + \
+                ("strings" if self.item is str else "integers")
+            if choices:
+                kind += ", each " + choices
         bounds = []
         if self.min is not None:
             bounds.append(f">= {self.min}")
@@ -75,7 +95,7 @@ class RuleSet:
             m = f.metadata
             typ = type(f.default)
             out.append(ParamInfo(f.name, typ, f.default, m["doc"], m["min"], m["max"], m["choices"],
-                                 m["min_len"], m["max_len"], m["ruling"]))
+                                 m["min_len"], m["max_len"], m["item"], m["unique"], m["ruling"]))
         return out
 
     @classmethod
@@ -145,7 +165,8 @@ class RuleSet:
         return cls.from_mapping(data, source=f"rule file {path}", base=base or cls.preset())
 
     def with_assignments(self, assignments: list[str]):
-        """Apply `key=value` strings (TOML values; bare words are strings, `1,2,3` is a list)."""
+        """Apply `key=value` strings (TOML values; bare words are strings; for a list parameter
+        `1,2,3` or `Fog,Mud` is a list, a single value a list of one, and an empty value none)."""
         values = {}
         for text in assignments:
             if "=" not in text:
@@ -193,9 +214,9 @@ def _line_of(path, key: str) -> str:
 
 
 def _show(value) -> str:
-    """One TOML value on one line (lists of integers inline)."""
+    """One TOML value on one line (lists inline)."""
     if isinstance(value, tuple):
-        return "[" + ", ".join(str(v) for v in value) + "]"
+        return "[" + ", ".join(_show(v) for v in value) + "]"
     return tomli_w.dumps({"v": value})[4:].strip()
 
 
@@ -203,12 +224,17 @@ def _parse_value(info: ParamInfo, raw: str):
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
-        if info.type is tuple:
+        if info.type is tuple:   # a bare comma-separated list: 1,2,3 or Fog,Mud
+            items = [x.strip() for x in raw.strip("[]() ").split(",") if x.strip()]
+            if info.item is str:
+                return tuple(x.strip("\"'") for x in items)
             try:
-                return tuple(int(x) for x in raw.strip("[]() ").split(",") if x.strip())
+                return tuple(int(x) for x in items)
             except ValueError:
                 raise UsageError(f"--set {info.name}={raw}: expected {info.allowed()}") from None
         value = raw
+    if info.type is tuple and not isinstance(value, list):
+        value = (value,)   # one item: a list of one
     return value
 
 
@@ -236,15 +262,26 @@ def _coerce(p: ParamInfo, value, game: str):
         if not isinstance(value, str):
             raise bad()
     elif p.type is tuple:
-        if not isinstance(value, (list, tuple)) or not all(
-                isinstance(v, int) and not isinstance(v, bool) for v in value):
+        if p.item is str:
+            ok = isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value)
+        else:
+            ok = isinstance(value, (list, tuple)) and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in value)
+        if not ok:
             raise bad()
         value = tuple(value)
         if p.min_len is not None and len(value) < p.min_len or p.max_len is not None and len(value) > p.max_len:
             raise bad(f" ({len(value)} items)")
         for item in value:
+            if p.choices and item not in p.choices:
+                hint = suggest(item, p.choices).strip()[1:-1]   # "did you mean ...?" or ""
+                raise bad(f" (item {item!r} is not allowed{'; ' + hint if hint else ''})")
             if p.min is not None and item < p.min or p.max is not None and item > p.max:
                 raise bad(f" (item {item} out of range)")
+        if p.unique:
+            repeated = sorted({v for v in value if value.count(v) > 1}, key=value.index)
+            if repeated:
+                raise bad(f" (item {repeated[0]!r} given {value.count(repeated[0])} times)")
         return value
     if p.choices and value not in p.choices:
         raise bad(suggest(value, p.choices))

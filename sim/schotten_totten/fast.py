@@ -47,8 +47,10 @@ from .reference import CLAN_STREAM, EXTRAS, FIRST_PLAYER_STREAM, TACTIC_STREAM, 
 from .rules import MAX_STONES, SchottenTottenRules
 
 # packed rule scalars
+# (R_TACTICS_OUT: bit mask, bit i = card 54 + i, of the tactic cards out of the game; only
+# `new_game` reads it, so 0, every card in play, is right for states rebuilt from an observation)
 (R_STONES, R_HAND, R_TACTICS, R_ADJ, R_TOTAL, R_LIMIT, R_AT_START, R_AUTO, R_MOVE, R_NO_PLAY_BLOCKS,
- R_BLOCKED_DRAW, R_RANDOM_FIRST, R_N) = range(13)
+ R_BLOCKED_DRAW, R_RANDOM_FIRST, R_TACTICS_OUT, R_N) = range(14)
 ERR_FIELDS = 6   # flag (1 illegal action, 2 endless game), seat, turn, decision kind, action, n_legal
 MAX_TURNS = 10_000
 
@@ -66,8 +68,8 @@ CLAN_ALL = (1 << N_CLAN) - 1
 (W_OBS0, W_OBS1, W_LEGAL, W_SIDE, W_SIDE_N, W_LAST, W_KEY, W_ENV, W_NEED, W_CLAN_PILE, W_TACTIC_PILE,
  W_PER_SEAT, W_SEAT_CALL, W_SEAT_FN, W_SEAT_PRM, W_SEAT_PRM_LEN, W_STATE, W_ROWS) = range(18)
 W_WIDTH = max(O.SIZE, O.MAX_LEGAL, 64)
-# columns of the W_PER_SEAT row (2 each)
-PS_HAND_CLAN, PS_HAND_TACTIC, PS_TACTICS, PS_CHIEF, PS_HELD = 0, 2, 4, 6, 8
+# columns of the W_PER_SEAT row (2 each); PS_DRAWN, PS_PLAYED: tactic cards drawn / played (masks)
+PS_HAND_CLAN, PS_HAND_TACTIC, PS_TACTICS, PS_CHIEF, PS_HELD, PS_DRAWN, PS_PLAYED = 0, 2, 4, 6, 8, 10, 12
 # columns of the W_STATE row: the turn machine's scalars between two calls of `run`
 (S_STAGE, S_SEAT, S_TO_MOVE, S_TURNS, S_CLOCK, S_N_DISCARD, S_C_HEAD, S_C_TAIL, S_T_HEAD, S_T_TAIL,
  S_HIDDEN, S_OPEN, S_PREV_IDLE, S_CLAIMED_NOW, S_DREW, S_PLAYED_PASS, S_SCOUT_LEFT, S_RET_TOTAL,
@@ -118,6 +120,9 @@ def pack_rules(rules: SchottenTottenRules) -> np.ndarray:
     r[R_NO_PLAY_BLOCKS] = rules.no_play == "blocked"
     r[R_BLOCKED_DRAW] = rules.blocked_game == "draw"
     r[R_RANDOM_FIRST] = rules.first_player == "random"
+    in_play = rules.tactic_cards_in_play()
+    r[R_TACTICS_OUT] = sum(1 << (c - N_CLAN) for c in range(N_CLAN, N_CLAN + 10) if c not in in_play) \
+        if rules.tactics else 0
     return r
 
 
@@ -449,13 +454,20 @@ def new_game(work, streams, r, seed, game):
             m |= 1 << deck[i]
         per_seat[PS_HAND_CLAN + p] = m
     t_tail = 0
-    if tactics:
+    if tactics:     # all ten shuffled, then the cards out of the game taken out (order kept)
         for i in range(10):
             tdeck[i] = N_CLAN + i
         st = stream_key(seed, game, TACTIC_STREAM)
         for i in range(9):
             st, _ = draw_at(st, tdeck, i)
-        t_tail = 10
+        out = r[R_TACTICS_OUT]
+        for i in range(10):
+            c = tdeck[i]
+            if (out >> (c - N_CLAN)) & 1:
+                obs0[O.CARD_LOC + c] = O.LOC_BOX
+            else:
+                tdeck[t_tail] = c
+                t_tail += 1
     to_move = 0
     if r[R_RANDOM_FIRST]:
         st = stream_key(seed, game, FIRST_PLAYER_STREAM)
@@ -509,6 +521,8 @@ def run(work, streams, r, resume):
     tplayed = borrowed(per_seat[PS_TACTICS:PS_TACTICS + 2])
     chief = borrowed(per_seat[PS_CHIEF:PS_CHIEF + 2])
     held = borrowed(per_seat[PS_HELD:PS_HELD + 2])                  # claimed stones: bit stone
+    t_drawn = borrowed(per_seat[PS_DRAWN:PS_DRAWN + 2])             # tactic cards: bit card - 54
+    t_played = borrowed(per_seat[PS_PLAYED:PS_PLAYED + 2])
     seat_call = borrowed(work[W_SEAT_CALL, :2])
     seat_fn = borrowed(work[W_SEAT_FN, :2])
     seat_prm = borrowed(work[W_SEAT_PRM, :2])
@@ -819,6 +833,7 @@ def run(work, streams, r, resume):
             else:
                 hand_t[seat] &= ~(1 << (c - N_CLAN))
                 tplayed[seat] += 1
+                t_played[seat] |= 1 << (c - N_CLAN)
                 if c <= CHIEF_2:
                     chief[seat] = 1
             if kind == O.PLAY:
@@ -870,6 +885,7 @@ def run(work, streams, r, resume):
                 c = tpile[t_head]
                 t_head += 1
                 hand_t[seat] |= 1 << (c - N_CLAN)
+                t_drawn[seat] |= 1 << (c - N_CLAN)
             if stage == ST_DRAW:
                 drew = 1
                 stage = ST_END
@@ -997,6 +1013,9 @@ def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, stream
         extras[row, 1] = state[S_END]
         extras[row, 2] = state[S_TURNS]
         extras[row, 3] = state[S_PROOF_CLAIMS]
+        for p in range(2):
+            extras[row, 4 + p] = work[W_PER_SEAT, PS_DRAWN + p]
+            extras[row, 6 + p] = work[W_PER_SEAT, PS_PLAYED + p]
 
 
 @njit(parallel=True, cache=True, nogil=True)

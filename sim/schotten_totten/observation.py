@@ -33,7 +33,8 @@ Layout (offsets are the constants below; stones >= STONES read as empty: CLAIMED
                 cards), -1 padded
   CARD_LOC      [card] where each of the 64 cards is, as far as this seat knows: LOC_UNSEEN (-1:
                 a pile or the opponent's hand), LOC_HAND + seat (own hand), LOC_DISCARD, LOC_BOX
-                (out of the game: tactic cards without tactics), LOC_SIDE + 2 * stone + seat,
+                (out of the game: tactic cards without tactics or not in `tactic_cards`),
+                LOC_SIDE + 2 * stone + seat,
                 LOC_ENV + stone (Fog / Mud under that stone)
   LEGAL         the N_LEGAL legal actions, encoded (below); entries past N_LEGAL are undefined
 

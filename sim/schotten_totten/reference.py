@@ -13,15 +13,20 @@ State (all small integers, so the fast engine can hold it in flat arrays):
   clan_pile, tactic_pile    top first (index 0 is drawn next); Scout returns go to the end (bottom)
   discard                   face-up cards beside the tactic pile: played ruse cards and discarded
                             cards, in the order they arrived
-  box                       the tactic cards when the game is played without them
+  box                       the tactic cards out of the game: all ten without tactics, those not in
+                            `tactic_cards` with tactics
   tactics_played[seat]      tactic cards each seat has played from hand (ruse and environment
                             cards included); chief_played[seat]: whether it ever played a Chief
+  drawn_tactics[seat], played_tactics[seat]   bit masks (bit i: card 54 + i) of the tactic cards
+                            each seat has drawn (Scout draws included) and played from hand
 `Game.locations()` gives the location code of every card (see LOC_*), one flat int array.
 
 Randomness (all of it; `KeyedRng(seed, game, stream)`):
   - clan deck: `list(range(54))` shuffled with stream `deck_stream(0)`; seat 0 is dealt the first
     `hand_size` cards, seat 1 the next `hand_size`, the rest is the clan pile (top first);
-  - tactic deck (advanced game): `list(range(54, 64))` shuffled with stream `deck_stream(1)`;
+  - tactic deck (advanced game): `list(range(54, 64))` shuffled with stream `deck_stream(1)`, then
+    the cards not in `tactic_cards` taken out (the others keep their order: the pile without a card
+    is the pile with it, that card deleted);
   - first player: seat 0, unless `first_player = "random"`: `below(2)` on stream `deck_stream(2)`;
   - each policy may use its own stream `player_stream(seat)` (see `RandomPolicy`).
 Nothing else is random. The clan deck is the same with and without tactic cards.
@@ -226,6 +231,8 @@ class Game:
         self.discard: list[int] = []
         self.box: list[int] = []
         self.tactics_played = [0, 0]
+        self.drawn_tactics = [0, 0]         # bit masks, bit i: card 54 + i
+        self.played_tactics = [0, 0]
         self.chief_played = [False, False]
         self.clock = 0
         self.turns = 0
@@ -252,8 +259,10 @@ class Game:
         self.clan_pile = clan[2 * h:]
         tactic = list(C.TACTIC_CARDS)
         if self.rules.tactics:
-            KeyedRng(self.seed, self.game, TACTIC_STREAM).shuffle(tactic)
-            self.tactic_pile = tactic
+            KeyedRng(self.seed, self.game, TACTIC_STREAM).shuffle(tactic)   # all ten, always
+            in_play = self.rules.tactic_cards_in_play()
+            self.tactic_pile = [c for c in tactic if c in in_play]
+            self.box = [c for c in C.TACTIC_CARDS if c not in in_play]
         else:
             self.box = tactic
 
@@ -357,6 +366,7 @@ class Game:
             self.clan_cards_played += 1
         else:
             self.tactics_played[seat] += 1
+            self.played_tactics[seat] |= 1 << (card - C.N_CLAN)
             if card in C.CHIEFS:
                 self.chief_played[seat] = True
 
@@ -381,6 +391,8 @@ class Game:
     def draw(self, seat: int, pile: int) -> int:
         source = self.clan_pile if pile == CLAN_PILE else self.tactic_pile
         card = source.pop(0)
+        if card >= C.N_CLAN:
+            self.drawn_tactics[seat] |= 1 << (card - C.N_CLAN)
         self.hands[seat].append(card)
         self.hands[seat].sort()
         return card
@@ -637,9 +649,10 @@ class Game:
         """A game set up at a `notation.Position` (or its text). Clan cards placed nowhere go to the
         clan pile (ascending) when the position gives no clan pile (if it gives one, every clan card
         must be placed); tactic cards placed nowhere go to the tactic pile (ascending) in the advanced
-        game unless the position gives one, to the box (out of this game) otherwise. Unknown hands
-        ('?') are empty (their cards join the clan pile: the claim proof is the same). Both complete
-        and equally strong formations need the `first0`/`first1` tag."""
+        game unless the position gives one or the card is not in `tactic_cards`, to the box (out of
+        this game) otherwise (a position may still show a card that `tactic_cards` leaves out).
+        Unknown hands ('?') are empty (their cards join the clan pile: the claim proof is the same).
+        Both complete and equally strong formations need the `first0`/`first1` tag."""
         from .notation import Position, parse_position
         p = parse_position(position) if isinstance(position, str) else position
         assert isinstance(p, Position)
@@ -662,10 +675,10 @@ class Game:
         if p.tactic_pile is not None:
             g.tactic_pile = list(p.tactic_pile)
             g.box = [c for c in rest if c not in g.tactic_pile]
-        elif rules.tactics:
-            g.tactic_pile = rest
         else:
-            g.box = rest
+            in_play = rules.tactic_cards_in_play()    # () without tactics
+            g.tactic_pile = [c for c in rest if c in in_play]
+            g.box = [c for c in rest if c not in in_play]
         # completion order: at each stone, the side that completed first gets the earlier clock
         for s in range(rules.stones):
             if p.first_complete[s] == -1 and all(len(g.sides[s][q]) >= g.capacity(s) for q in (0, 1)):
@@ -759,16 +772,20 @@ def play_match(rules: SchottenTottenRules, seed: int, first_game: int, n_games: 
     return MatchResult(points, results)
 
 
-# per-game result columns of `play_batch`, and the codes of the "end" column
-EXTRAS = ("cards_played", "end", "turns", "proof_claims")
+# per-game result columns of `play_batch`, and the codes of the "end" column; tactics_drawn0/1 and
+# tactics_played0/1 are bit masks (bit i: tactic card 54 + i, cards.py) of the tactic cards seat 0 / 1
+# drew (Scout draws included; a card the Scout returned may be drawn again, by either seat) and played
+EXTRAS = ("cards_played", "end", "turns", "proof_claims", "tactics_drawn0", "tactics_drawn1",
+          "tactics_played0", "tactics_played1")
 END_CODES = {"adjacent": 0, "five": 1, "blocked": 2}   # == END_KINDS.index; when one claim makes
 # both 3 adjacent and 5 stones, the end is "adjacent" (checked first)
 
 
 def _extras_row(g: Game) -> tuple:
     """cards played from hand, end code, turns, stones claimed by proof (the opponent's side at
-    that stone not complete yet)."""
-    return g.cards_played, END_CODES[g.end], g.turns, g.proof_claims
+    that stone not complete yet), the tactic cards each seat drew and played (bit masks)."""
+    return (g.cards_played, END_CODES[g.end], g.turns, g.proof_claims, *g.drawn_tactics,
+            *g.played_tactics)
 
 
 def play_policy_batch(rules: SchottenTottenRules, seed: int, first_game: int, n_games: int,
@@ -824,7 +841,8 @@ def play_batch(rules: SchottenTottenRules, players: int, seed: int, first_game: 
     """Independent games (each started by the rules' first player) between strategies of the
     strategy API (see `play_kernel_game`); `players` must be 2. Scores: 1 to the winner, 0 to the
     loser (0 and 0 after a draw, shares 0.5 each); extras (`EXTRAS`): cards played from hand, end
-    (`END_CODES`), turns, stones claimed by proof before the opponent completed their side."""
+    (`END_CODES`), turns, stones claimed by proof before the opponent completed their side, and the
+    bit masks of the tactic cards each seat drew and played."""
     if players != 2:
         raise UsageError(f"schotten-totten is a 2-player game, not {players} players")
     scores = np.zeros((n_games, 2), np.int64)

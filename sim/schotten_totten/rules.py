@@ -1,9 +1,11 @@
 """Schotten Totten rule set: every rule and every ruling of shared/rules/schotten-totten.md is a parameter.
 
 Defaults are the base game of the seed with the rulings of the specification; presets switch on the
-tactic cards (advanced game) and the "claim at start" variant. One deliberate difference from the
-rulebook: the first player is seat 0 unless `first_player = "random"`, so that simulations can
-measure the first-player advantage (the rulebook picks the first player at random).
+tactic cards (advanced game) and the "claim at start" variant; `tactic_cards` plays the advanced game
+with some of the tactic cards only (the tactic-card-value analysis takes out one at a time). One
+deliberate difference from the rulebook: the first player is seat 0 unless `first_player =
+"random"`, so that simulations can measure the first-player advantage (the rulebook picks the first
+player at random).
 """
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import dataclasses
 
 from ..core.errors import UsageError
 from ..core.rules import RuleSet, param
+from .cards import TACTIC_TOKENS
 
 MAX_STONES = 9
 CLAN_CARDS = 54
@@ -20,6 +23,14 @@ CLAN_CARDS = 54
 class SchottenTottenRules(RuleSet):
     GAME = "schotten-totten"
     tactics: bool = param(False, "Advanced game: the 10 tactic cards form a second draw pile.")
+    tactic_cards: tuple = param(
+        list(TACTIC_TOKENS.values()), "The tactic cards in the game when `tactics` is true, by token "
+        "(any order, kept in card order; an empty list: a tactic game without tactic cards). The "
+        "tactic pile is built by shuffling all ten cards with the tactic stream, exactly as with all "
+        "of them, then taking out the cards not listed (the others keep their order), so a game with "
+        "and without a card has the same deal otherwise; the cards taken out lie in the box, out of "
+        "the game.",
+        choices=TACTIC_TOKENS.values(), unique=True)
     claim_timing: str = param("after-play", "When the player to move may claim stones: after playing "
                               "their card (and before drawing), or only at the start of their turn, "
                               "before playing (the variant).", choices=("after-play", "start-of-turn"))
@@ -47,6 +58,12 @@ class SchottenTottenRules(RuleSet):
     loser_points_per_stone: int = param(1, "Match scoring: points of the loser per stone they claimed.",
                                         min=0, max=100)
 
+    def __post_init__(self):
+        super().__post_init__()
+        # a set of cards: kept in card order, so equal sets are equal rule sets
+        order = list(TACTIC_TOKENS.values())
+        object.__setattr__(self, "tactic_cards", tuple(sorted(self.tactic_cards, key=order.index)))
+
     def check(self) -> None:
         if self.adjacent_to_win > self.stones:
             raise UsageError(f"schotten-totten rules: adjacent_to_win ({self.adjacent_to_win}) > stones "
@@ -56,6 +73,12 @@ class SchottenTottenRules(RuleSet):
                              f"({self.stones})")
         if 2 * self.hand_size > CLAN_CARDS:
             raise UsageError(f"schotten-totten rules: hand_size {self.hand_size} leaves no deck")
+
+    def tactic_cards_in_play(self) -> tuple[int, ...]:
+        """Card ids (cards.py) of the tactic cards in the game, ascending; () without tactics."""
+        if not self.tactics:
+            return ()
+        return tuple(sorted(card for card, token in TACTIC_TOKENS.items() if token in self.tactic_cards))
 
 
 SchottenTottenRules.DEFAULT_PRESET = "base"
