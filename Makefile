@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+# pytest-xdist worker processes (auto: one per core); `make test TEST_WORKERS=0` runs in one
+TEST_WORKERS ?= auto
 
 .PHONY: install test test-fast report report-quick bench clean
 
@@ -15,7 +17,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS)
 
 report: $(STAMP)
 	$(BIN)/meeplelab report
