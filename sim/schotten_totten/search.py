@@ -46,6 +46,10 @@ infer = T > 0 each playout draws up to T deals and keeps the first consistent on
 in which the greedy's best score exceeds the observed move's score least (`_regret`). On greedy
 games about 36% of uniform deals are consistent; the true hand always is. This samples the
 opponent's hand from (approximately) the posterior given its last move instead of the prior.
+Measured against greedy (base game, sims 100, prune 8): uniform deals 71.5% of 400 games,
+infer 50 80.0% [75.8, 83.6] of 400, and deals that give the opponent its TRUE hand (a diagnostic,
+not a strategy) 88% [80, 93] of 100: the hidden hand is the main limit, so more inference (earlier
+moves) is where further strength would come from. margin 0.2 did not help (71% of 100).
 
 Playout results with flat-mc's `margin` = m > 0: (1 - m) x (win 1, draw 0.5, loss 0) + m x (0.5 +
 stone difference / (2 x stones)), the stone difference counted at the end of the playout.
