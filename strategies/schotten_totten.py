@@ -70,7 +70,14 @@ register(GAME, "flat-mc", _compiled(S.flat_mc_policy), native=K.FLAT_MC, stochas
                  _PRUNE, _ROLLOUT,
                  Param("z", 0.0, "play another action than the greedy's choice only if it beats it "
                        "by more than z standard errors of the paired difference (0: best mean)",
-                       0.0, 10.0)],
+                       0.0, 10.0),
+                 Param("infer", 50, "base game: per playout, draw up to infer determinizations and "
+                       "keep the first in which the greedy would have made the opponent's last "
+                       "visible play (else the one where it regrets it least); 0: uniform deals. 50 vs "
+                       "greedy, base game: 80.0% [75.8, 83.6] of 400 games, against 71.5% with 0",
+                       0, 10_000),
+                 Param("margin", 0.0, "playout result = (1 - margin) x (win 1, draw 0.5, loss 0) + "
+                       "margin x (0.5 + stone difference / (2 x stones))", 0.0, 1.0)],
          observes="the observation vector (own hand, table, unseen cards, pile and hand sizes)",
          source="flat Monte-Carlo with determinization (perfect-information Monte-Carlo)")
 

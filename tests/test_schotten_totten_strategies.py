@@ -25,7 +25,8 @@ from strategies.registry import parse_spec
 
 GAME = "schotten-totten"
 PRESETS = sorted(SchottenTottenRules.PRESETS)      # tactics on / off x both claim timings
-SPECS = ["greedy", "flat-mc:sims=2,prune=3", "ismcts:iters=16,prune=4"]
+SPECS = ["greedy", "flat-mc:sims=2,prune=3", "flat-mc:sims=2,prune=3,infer=5,margin=0.2",
+         "ismcts:iters=16,prune=4"]
 
 
 def rules(preset="base", **overrides):
@@ -86,6 +87,7 @@ def test_same_seed_same_games(spec):
     ("tactics-claim-at-start", ["greedy", "greedy"], 8),
     ("base", ["flat-mc:sims=2,prune=3", "greedy"], 2),
     ("tactics", ["greedy", "flat-mc:sims=2,prune=3"], 2),
+    ("base", ["greedy", "flat-mc:sims=2,prune=3,infer=5"], 2),
     ("tactics", ["ismcts:iters=16,prune=3", "random"], 1)])
 def test_fast_and_reference_engines_agree_game_by_game(preset, specs, n):
     r = rules(preset)
@@ -220,3 +222,39 @@ def test_determinization_is_consistent_and_regenerates_the_decision():
     assert kinds == {reference.PHASE_PLAY, reference.PHASE_DRAW, reference.PHASE_CLAIM,
                      reference.PHASE_SCOUT_DRAW, reference.PHASE_SCOUT_RETURN}
     assert differs > 0
+
+
+# ---------------------------------------------------------------- flat-mc's inference
+def test_inference_accepts_the_true_hand_and_rejects_many_uniform_deals():
+    """On greedy-vs-greedy games: the opponent's last visible play is found, the greedy would have
+    made it with the opponent's true hand (for one of its cards as the card drawn since), and
+    a good share of uniform deals are inconsistent with it (the check carries information)."""
+    r = rules("base")
+    gp = np.array(K.GREEDY_DEFAULTS, np.float64)
+    work = np.zeros((fast.W_ROWS, fast.W_WIDTH), np.int64)
+    scores = np.empty(O.MAX_LEGAL, np.float64)
+    count = {"seen": 0, "rejected": 0, "deals": 0}
+    for game in range(3):
+        g = reference.Game(r, 9, game)
+
+        def decide(seat, phase, legal, g=g):
+            obs = np.asarray(g.flat_observation(seat, phase, legal), np.int64)
+            if obs[O.DECISION] == O.D_PLAY:
+                c, s = search._last_opponent_play(obs)
+                if c >= 0:
+                    count["seen"] += 1
+                    pv = search._previous_view(obs, c, s)
+                    hand = [x for x in g.hands[1 - seat] if x < 54]
+                    true = sum(1 << x for x in hand)
+                    drawn = hand if len(g.hands[1 - seat]) >= r.hand_size else [-1]
+                    assert min(search._regret(obs, pv, c, s, true, d, gp, scores) for d in drawn) <= 1e-12
+                    for i in range(10):
+                        search.determinize(obs, work, new_state(game, count["seen"], i)[0])
+                        h = work[fast.W_PER_SEAT, fast.PS_HAND_CLAN + 1 - seat]
+                        count["deals"] += 1
+                        count["rejected"] += search._regret(obs, pv, c, s, h, -1, gp, scores) > 1e-12
+            return legal[K.greedy_policy(obs, gp, np.zeros(1, np.uint64))]
+        while not g.over:
+            g.play_turn(decide)
+    assert count["seen"] > 50, count
+    assert count["rejected"] > 0.3 * count["deals"], count
