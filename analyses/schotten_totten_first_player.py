@@ -21,7 +21,7 @@ SUMMARY = ("Win share of the first player (seat 0) in self-play of random, greed
 DEFAULT_SEED = 1999
 PRESETS = ["base", "tactics", "base-claim-at-start", "tactics-claim-at-start"]
 # (strategy, games in the full report): searchers are slow, so they get fewer games
-STRATEGIES = [("random", 200_000), ("greedy", 5_000), ("flat-mc:sims=10,prune=4", 120)]
+STRATEGIES = [("random", 200_000), ("greedy", 5_000), ("flat-mc:sims=10,prune=4", 100)]
 QUICK_GAMES = 40
 
 
@@ -74,7 +74,7 @@ Both seats play the same strategy; seat 0 moves first (rule `first_player = "sea
 win share of seat 0 (draws count half) with its 95% Wilson interval: 0.5 means no edge.
 Flat Monte-Carlo search plays with a small budget (10 playouts for each of the greedy's 4
 best actions) and few games: each game costs about a quarter of a second (base) to half a
-second (tactics) on one core, so its intervals are wide, about +-0.09; a
+second (tactics) on one core, so its intervals are wide, about +-0.1; a
 tighter figure takes a longer run, e.g.
 `meeplelab run schotten-totten -s flat-mc:sims=10,prune=4 -n 2000 --preset tactics`.
 

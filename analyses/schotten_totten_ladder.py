@@ -22,9 +22,11 @@ SUMMARY = ("Round-robin of every strategy against every other, seats swapped on 
            "win-share matrix with intervals and a Bradley-Terry rating per strategy.")
 DEFAULT_SEED = 2001
 PRESET = "base"
-# (strategy, games per seating against a fast opponent); a pair plays the smaller budget
-LADDER = [("random", 20_000), ("greedy", 2_000), ("flat-mc:sims=10,prune=3", 10),
-          ("ismcts:iters=50", 10)]
+# (strategy, games per seating against a fast opponent); a pair plays the smaller budget.
+# The two searchers get the same budget: 200 playouts per play decision (25 for each of the
+# greedy's 8 best actions; 200 tree iterations over the same 8 root actions).
+LADDER = [("random", 20_000), ("greedy", 2_000), ("flat-mc:sims=25,prune=8", 30),
+          ("ismcts:iters=200,prune=8", 30)]
 
 
 def bradley_terry(wins: np.ndarray, games: np.ndarray):
@@ -106,8 +108,12 @@ the row strategy's win share against the column (draws half) with its 95% Wilson
 `{files[0]}`. The Bradley-Terry model, fitted by maximum likelihood to all games (plus half a
 win each way per pairing, so that a clean sweep gives a finite strength), gives each strategy a
 strength on a log-odds scale (random = 0; Elo scale = 400/ln 10 times it), with standard errors
-from the Fisher information. The search strategies play few games here (report time budget),
-hence their wide intervals.
+from the Fisher information. The two searchers get the same budget, 200 playouts per play
+decision (flat-mc: 25 for each of the greedy's 8 best actions; ismcts: 200 iterations over the
+same 8 root actions), and play few games here (each of their games takes about half a second on
+a core, and the whole report has ten minutes), hence their wide intervals. A longer run at the
+default budgets (800 playouts per decision):
+`meeplelab tournament schotten-totten -s flat-mc -s ismcts:iters=800 -n 200`.
 
 {markdown_table(key)}
 

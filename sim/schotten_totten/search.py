@@ -34,7 +34,7 @@ the best mean wins (ties: the earlier candidate, i.e. the greedy's preference); 
 candidate replaces the greedy's choice only if its paired mean difference exceeds z standard
 errors.
 
-Inference (flat-mc's `infer`, base game only): a strategy has no memory, but the vector shows
+Inference (`infer` of flat-mc and ismcts, base game only): a strategy has no memory, but the vector shows
 the opponent's last move when it placed a clan card (its side holding the highest LAST_PLACED
 clock of the table; nothing placed since). `_previous_view` rebuilds the opponent's play decision
 before that move (the card taken back from its side, the stone unclaimed if the opponent holds
@@ -54,7 +54,7 @@ moves) is where further strength would come from. margin 0.2 did not help (71% o
 Playout results with flat-mc's `margin` = m > 0: (1 - m) x (win 1, draw 0.5, loss 0) + m x (0.5 +
 stone difference / (2 x stones)), the stone difference counted at the end of the playout.
 
-ismcts (`ismcts_policy`), params (iters, c, rollout, prune): SO-ISMCTS (Cowling, Powley and
+ismcts (`ismcts_policy`), params (iters, c, rollout, prune, infer): SO-ISMCTS (Cowling, Powley and
 Whitehouse 2012). Each iteration deals a determinization, descends the tree from the root by UCB1
 over the children whose action is legal in that determinization (value = mean result for the seat
 that chose the action, + c * sqrt(ln(availability) / visits), where availability counts the
@@ -62,7 +62,7 @@ iterations in which the child was legal), expands one untried legal action (chos
 plays out with the rollout policy and backs the result up the path. Tree nodes are keyed by
 (seat to move, encoded action), so the opponent's moves are nodes of the same tree (their legal
 actions vary with the deal). The most visited root action is played. prune as in flat-mc
-(at the root only).
+(at the root only); infer as in flat-mc (each iteration's deal).
 """
 import numpy as np
 from numba import njit
@@ -75,7 +75,7 @@ from . import policies as K
 
 # parameters, in declaration order (strategies/schotten_totten.py)
 MC_SIMS, MC_PRUNE, MC_ROLLOUT, MC_Z, MC_INFER, MC_MARGIN = range(6)
-TS_ITERS, TS_C, TS_ROLLOUT, TS_PRUNE = range(4)
+TS_ITERS, TS_C, TS_ROLLOUT, TS_PRUNE, TS_INFER = range(5)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 
 N_CLAN = 54
@@ -441,6 +441,18 @@ def _inferred_seed(obs, work, pv, c, s, tries, st, gp, scores):
 
 
 @njit(cache=True)
+def _inference_setup(obs, infer):
+    """(card, stone, previous view, greedy parameters, score scratch) for `_inferred_seed`;
+    card = -1 when there is nothing to infer from (infer = 0, tactics, no visible last play)."""
+    lc, ls = _last_opponent_play(obs) if infer > 0 else (-1, -1)
+    pv = _previous_view(obs, lc, ls) if lc >= 0 else obs.copy()
+    gp = np.empty(K.G_N, np.float64)
+    for i in range(K.G_N):
+        gp[i] = K.GREEDY_DEFAULTS[i]
+    return lc, ls, pv, gp, np.empty(O.MAX_LEGAL, np.float64)
+
+
+@njit(cache=True)
 def flat_mc_policy(obs, params, rng):
     """Flat Monte-Carlo over determinizations (module docstring)."""
     sims = max(1, int(params[MC_SIMS]))
@@ -455,12 +467,7 @@ def flat_mc_policy(obs, params, rng):
     res = np.zeros((sims, m), np.float64)
     infer = int(params[MC_INFER])
     margin = params[MC_MARGIN]
-    lc, ls = _last_opponent_play(obs) if infer > 0 else (-1, -1)
-    pv = _previous_view(obs, lc, ls) if lc >= 0 else obs
-    gp = np.empty(K.G_N, np.float64)
-    for i in range(K.G_N):
-        gp[i] = K.GREEDY_DEFAULTS[i]
-    scores = np.empty(O.MAX_LEGAL, np.float64)
+    lc, ls, pv, gp, scores = _inference_setup(obs, infer)
     s = rng[0]
     for i in range(sims):
         if lc >= 0:
@@ -521,9 +528,14 @@ def ismcts_policy(obs, params, rng):
     legal = work[F.W_LEGAL]
     state = work[F.W_STATE]
     streams = np.zeros(2, np.uint64)
+    infer = int(params[TS_INFER])
+    lc, ls, pv, gp, scores = _inference_setup(obs, infer)
     s = rng[0]
     for it in range(iters):
-        s, seed = split_next(s)
+        if lc >= 0:
+            seed, s = _inferred_seed(obs, work, pv, lc, ls, infer, s, gp, scores)
+        else:
+            s, seed = split_next(s)
         determinize(obs, work, seed)
         _seed_streams(streams, seed)
         _stop_at_decisions(work)
