@@ -29,15 +29,20 @@ LADDER = [("random", 20_000), ("greedy", 2_000), ("flat-mc:sims=25,prune=8", 30)
           ("ismcts:iters=200,prune=8", 30)]
 
 
-def bradley_terry(wins: np.ndarray, games: np.ndarray):
-    """Bradley-Terry strengths (log scale, first strategy = 0) and their standard errors from
-    the Fisher information. wins[a, b]: games a won against b (draws count half);
+def bradley_terry(wins: np.ndarray, games: np.ndarray, anchor: int = 0):
+    """Bradley-Terry strengths (log scale, strategy `anchor` = 0) and their standard errors from
+    the Fisher information (so an SE is that of the difference from the anchor). wins[a, b]: games a won against b (draws count half);
     games[a, b] = games[b, a]: games between them. Each pairing gets half a win each way
     (a weak prior), so a strategy that won every game gets a finite strength instead of an
     infinite one; with thousands of games it changes nothing else."""
     k = wins.shape[0]
     if k < 2:
         return np.zeros(k), np.zeros(k)
+    if anchor:
+        order = [anchor] + [i for i in range(k) if i != anchor]
+        s, se = bradley_terry(wins[np.ix_(order, order)], games[np.ix_(order, order)])
+        back = np.argsort(order)
+        return s[back], se[back]
     played = games > 0
     wins = wins + 0.5 * played
     games = games + 1.0 * played
@@ -88,9 +93,12 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
                              "win_ci_high": float(high)})
     matrix = pd.DataFrame(rows)
     rating, se = bradley_terry(wins, games)
+    greedy = labels.index("greedy") if "greedy" in labels else 0
+    vs_greedy, vs_greedy_se = bradley_terry(wins, games, anchor=greedy)
     ratings = pd.DataFrame({"strategy": labels, "bradley_terry": rating, "se": se,
                             "ci_low": rating - Z95 * se, "ci_high": rating + Z95 * se,
-                            "elo": 400 / np.log(10) * rating, "elo_se": 400 / np.log(10) * se})
+                            "elo": 400 / np.log(10) * rating, "elo_se": 400 / np.log(10) * se,
+                            "vs_greedy": vs_greedy, "vs_greedy_se": vs_greedy_se})
     files = [f"{NAME}.csv", f"{NAME}-ratings.csv", f"{NAME}.png"]
     output.write_csv(matrix, out_dir / files[0])
     output.write_csv(ratings, out_dir / files[1])
@@ -98,7 +106,9 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
     key = pd.DataFrame({"strategy": labels,
                         "Bradley-Terry strength ± SE": [f"{r:+.3f} ± {s:.3f}" for r, s in zip(rating, se)],
                         "Elo-scale ± SE": [f"{e:+.0f} ± {s:.0f}" for e, s in
-                                           zip(ratings.elo, ratings.elo_se)]})
+                                           zip(ratings.elo, ratings.elo_se)],
+                        "strength − greedy's ± SE": [f"{r:+.3f} ± {s:.3f}" for r, s in
+                                                     zip(vs_greedy, vs_greedy_se)]})
     md = f"""## {TITLE}
 
 ![ladder]({NAME}.png)
@@ -108,10 +118,12 @@ the row strategy's win share against the column (draws half) with its 95% Wilson
 `{files[0]}`. The Bradley-Terry model, fitted by maximum likelihood to all games (plus half a
 win each way per pairing, so that a clean sweep gives a finite strength), gives each strategy a
 strength on a log-odds scale (random = 0; Elo scale = 400/ln 10 times it), with standard errors
-from the Fisher information. The two searchers get the same budget, 200 playouts per play
+from the Fisher information. The SE against random is large because random never wins (its
+strength is only bounded); the last column measures every strategy from the greedy instead,
+whose SE is that of the difference. The two searchers get the same budget, 200 playouts per play
 decision (flat-mc: 25 for each of the greedy's 8 best actions; ismcts: 200 iterations over the
 same 8 root actions), and play few games here (each of their games takes about half a second on
-a core, and the whole report has ten minutes), hence their wide intervals. A longer run at the
+a core, and the whole report should take minutes, not hours), hence their wide intervals. A longer run at the
 default budgets (800 playouts per decision):
 `meeplelab tournament schotten-totten -s flat-mc -s ismcts:iters=800 -n 200`.
 

@@ -21,6 +21,11 @@ def test_bradley_terry_recovers_known_strengths():
     assert strength[0] == 0 and se[0] == 0
     assert np.all(np.abs(strength - truth) < 4 * np.maximum(se, 1e-9))
     assert np.all(se[1:] > 0.01) and np.all(se[1:] < 0.1)
+    # the same fit measured from strategy 2: strengths shift by its strength, the anchor's SE is 0
+    shifted, se2 = bradley_terry(wins, games, anchor=2)
+    assert shifted[2] == 0 and se2[2] == 0
+    np.testing.assert_allclose(shifted, strength - strength[2], atol=1e-4)
+    assert se2[0] == pytest.approx(se[2], rel=1e-3)
 
 
 def test_bradley_terry_with_one_strategy_is_trivial():
