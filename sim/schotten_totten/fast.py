@@ -315,23 +315,25 @@ def beats(n_clan, vsum, vmask, cmask, nchief, ntroop, nshield, need, fog, pool, 
 
 
 @njit(cache=True, inline="always")
+def tally(c, n_clan, vsum, vmask, cmask, nchief, ntroop, nshield):
+    """The side summary (below) with card c added: what a card contributes to a formation."""
+    if c < N_CLAN:
+        v = c % 9
+        return n_clan + 1, vsum + v + 1, vmask | (1 << v), cmask | (1 << (c // 9)), nchief, ntroop, nshield
+    if c == TROOP:
+        return n_clan, vsum, vmask, cmask, nchief, ntroop + 1, nshield
+    if c == SHIELD:
+        return n_clan, vsum, vmask, cmask, nchief, ntroop, nshield + 1
+    return n_clan, vsum, vmask, cmask, nchief + 1, ntroop, nshield
+
+
+@njit(cache=True, inline="always")
 def _side_summary(side, side_n, k):
     """(clan cards, clan value sum, clan value mask, colour mask, chiefs, troops, shields)."""
     n_clan = vsum = vmask = cmask = nchief = ntroop = nshield = 0
     for i in range(side_n[k]):
-        c = side[4 * k + i]
-        if c < N_CLAN:
-            v = c % 9
-            n_clan += 1
-            vsum += v + 1
-            vmask |= 1 << v
-            cmask |= 1 << (c // 9)
-        elif c == TROOP:
-            ntroop += 1
-        elif c == SHIELD:
-            nshield += 1
-        else:
-            nchief += 1
+        n_clan, vsum, vmask, cmask, nchief, ntroop, nshield = tally(
+            side[4 * k + i], n_clan, vsum, vmask, cmask, nchief, ntroop, nshield)
     return n_clan, vsum, vmask, cmask, nchief, ntroop, nshield
 
 
@@ -369,6 +371,33 @@ def _pub(obs0, obs1, i, v):
     """A public entry of both seats' vectors."""
     obs0[i] = v
     obs1[i] = v
+
+
+@njit(cache=True, inline="always")
+def _claim(obs0, obs1, seat, stones, held, side_n, need_of, adj_run, total):
+    """`seat` claims the stones of mask `stones`: publish them and add them to its holding.
+    Returns (how many were proved before the opponent completed its side, the end code the
+    claim brings: 0 adjacent stones, 1 stones in total, -1 none)."""
+    opp = 1 - seat
+    proofs = 0
+    rest = stones
+    while rest != 0:
+        s = lowest_bit(rest)
+        rest &= rest - 1
+        if side_n[2 * s + opp] < need_of[s]:
+            proofs += 1
+        _pub(obs0, obs1, O.CLAIMED + s, seat)
+    held[seat] |= stones
+    h = held[seat]
+    _pub(obs0, obs1, O.STONES_HELD + seat, popcount(h))
+    run_m = h
+    for i in range(adj_run):
+        run_m &= h >> (i + 1)
+    if run_m != 0:
+        return proofs, 0
+    if popcount(h) >= total:
+        return proofs, 1
+    return proofs, -1
 
 
 @njit(cache=True, inline="always")
@@ -590,26 +619,12 @@ def run(work, streams, r, resume):
                     stage = nxt
                     continue
                 if auto:
-                    rest = prov
-                    while rest != 0:
-                        s = lowest_bit(rest)
-                        rest &= rest - 1
-                        if side_n[2 * s + opp] < need_of[s]:
-                            proof_claims += 1
-                        _pub(obs0, obs1, O.CLAIMED + s, seat)
-                    held[seat] |= prov
+                    proofs, e = _claim(obs0, obs1, seat, prov, held, side_n, need_of, adj_run, total)
+                    proof_claims += proofs
                     open_m &= ~prov
-                    _pub(obs0, obs1, O.STONES_HELD + seat, popcount(held[seat]))
                     claimed_now = 1
-                    h = held[seat]
-                    run_m = h
-                    for i in range(adj_run):
-                        run_m &= h >> (i + 1)
-                    if run_m != 0:
-                        winner, end = seat, 0
-                    elif popcount(h) >= total:
-                        winner, end = seat, 1
-                    if end >= 0:
+                    if e >= 0:
+                        winner, end = seat, e
                         turns += 1
                         break
                     stage = nxt
@@ -906,23 +921,13 @@ def run(work, streams, r, resume):
             if kind == O.END_CLAIMS:
                 stage = ST_PLAY if stage == ST_CLAIM_START else ST_DRAW
                 continue
-            s = O.action_stone(a)
-            if side_n[2 * s + opp] < need_of[s]:
-                proof_claims += 1
-            _pub(obs0, obs1, O.CLAIMED + s, seat)
-            held[seat] |= 1 << s
-            open_m &= ~(1 << s)
-            _pub(obs0, obs1, O.STONES_HELD + seat, popcount(held[seat]))
+            stone = 1 << O.action_stone(a)
+            proofs, e = _claim(obs0, obs1, seat, stone, held, side_n, need_of, adj_run, total)
+            proof_claims += proofs
+            open_m &= ~stone
             claimed_now = 1
-            h = held[seat]
-            run_m = h
-            for i in range(adj_run):
-                run_m &= h >> (i + 1)
-            if run_m != 0:
-                winner, end = seat, 0
-            elif popcount(h) >= total:
-                winner, end = seat, 1
-            if end >= 0:
+            if e >= 0:
+                winner, end = seat, e
                 turns += 1
                 break
 

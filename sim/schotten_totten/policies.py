@@ -96,18 +96,8 @@ def _summary(obs, k, skip, add):
         if c < 0 or c == skip:
             continue
         n += 1
-        if c < N_CLAN:
-            v = c % 9
-            n_clan += 1
-            vsum += v + 1
-            vmask |= 1 << v
-            cmask |= 1 << (c // 9)
-        elif c == TROOP:
-            ntroop += 1
-        elif c == SHIELD:
-            nshield += 1
-        else:
-            nchief += 1
+        n_clan, vsum, vmask, cmask, nchief, ntroop, nshield = F.tally(
+            c, n_clan, vsum, vmask, cmask, nchief, ntroop, nshield)
     return n, n_clan, vsum, vmask, cmask, nchief, ntroop, nshield
 
 

@@ -409,6 +409,17 @@ def _regret(obs, pv, c, s, opp_hand, drawn, gp, scores):
     return best - scores[chosen]
 
 
+@njit(cache=True, inline="always")
+def _next_deal(obs, work, pv, c, s, tries, st, gp, scores):
+    """The seed of the next determinization: inferred from the opponent's last play (card c
+    at stone s) when there is one (c >= 0), else the next draw of the stream. Returns (seed,
+    advanced stream state)."""
+    if c < 0:
+        st, seed = split_next(st)
+        return seed, st
+    return _inferred_seed(obs, work, pv, c, s, tries, st, gp, scores)
+
+
 @njit(cache=True)
 def _inferred_seed(obs, work, pv, c, s, tries, st, gp, scores):
     """Among `tries` determinizations (seeds drawn from the stream state st), the first in which
@@ -470,10 +481,7 @@ def flat_mc_policy(obs, params, rng):
     lc, ls, pv, gp, scores = _inference_setup(obs, infer)
     s = rng[0]
     for i in range(sims):
-        if lc >= 0:
-            seed, s = _inferred_seed(obs, work, pv, lc, ls, infer, s, gp, scores)
-        else:
-            s, seed = split_next(s)
+        seed, s = _next_deal(obs, work, pv, lc, ls, infer, s, gp, scores)
         for j in range(m):
             determinize(obs, work, seed)
             _seed_streams(streams, seed)
@@ -532,10 +540,7 @@ def ismcts_policy(obs, params, rng):
     lc, ls, pv, gp, scores = _inference_setup(obs, infer)
     s = rng[0]
     for it in range(iters):
-        if lc >= 0:
-            seed, s = _inferred_seed(obs, work, pv, lc, ls, infer, s, gp, scores)
-        else:
-            s, seed = split_next(s)
+        seed, s = _next_deal(obs, work, pv, lc, ls, infer, s, gp, scores)
         determinize(obs, work, seed)
         _seed_streams(streams, seed)
         _stop_at_decisions(work)
