@@ -456,6 +456,61 @@ def _checked_dir(path) -> Path:
     return p
 
 
+# ------------------------------------------------------------------ positions
+@main.command(context_settings=CONTEXT)
+@click.argument("game")
+@click.argument("position_file", metavar="FILE", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-s", "--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
+              help="Also show what this strategy plays for the seat to move (repeatable).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Seed of the strategies' draws (and of an unknown opponent hand).")
+@click.option("--plugin", "plugins", multiple=True, type=click.Path(dir_okay=False),
+              metavar="FILE.py", help="Load strategies from a Python file (repeatable).")
+@rules_options
+@friendly
+def position(game, position_file, strategies, seed, plugins, preset, rules_file, assignments):
+    """Who can claim each stone of a position, and what strategies play there.
+
+    FILE holds a Schotten Totten position in the text notation ('-': standard input), one line
+    per stone such as `3: R9 R8 R7 / G1 G2 | fog` (seat 0's side / seat 1's side, then tags),
+    plus optional lines `turn 0`, `hand0 R1 Y9 Chief1`, `hand1 ?`, `discard ...`. The full
+    notation is in sim/schotten_totten/notation.py. A stone "can claim" when the claim proof
+    holds now: no clan card still hidden (hands included) could complete a formation beating
+    the claimer's. With -s, the seat to move (`turn`) must have a known hand. Without --preset,
+    a position showing tactic cards uses the `tactics` rules.
+
+    \b
+    Examples:
+      meeplelab position schotten-totten position.txt
+      meeplelab position schotten-totten position.txt -s greedy -s flat-mc:sims=100
+      printf '0: R9 R8 R7 / G1 G2\\n' | meeplelab position schotten-totten -
+    """
+    from sim.schotten_totten import notation
+    from strategies import schotten_totten_position as positions
+    from strategies.play import resolve_rules
+    if game != positions.GAME:
+        game_registry.get(game)       # an unknown game: named with the known ones
+        raise UsageError(f"{game}: no position notation (positions: {positions.GAME})")
+    try:
+        with click.open_file(position_file) as fh:
+            text = fh.read()
+    except OSError as e:
+        raise UsageError(f"{position_file}: cannot read ({e.strerror})") from None
+    p = notation.parse_position(text)
+    if preset is None and rules_file is None and positions.shows_tactic_cards(p):
+        preset = "tactics"
+    rules_set = game_registry.get(game).rules
+    rules = resolve_rules(game, preset, rules_file, assignments)
+    table = positions.stone_table(p)
+    _load_plugins(plugins)
+    picks = positions.choices(p, list(strategies), rules, seed) if strategies else None
+    click.echo(f"{game} position, rules {_rules_label(rules_set, preset)}; seat {p.turn} to move")
+    click.echo(table.to_string(index=False))
+    if picks is not None:
+        click.echo("")
+        click.echo(picks.to_string(index=False))
+
+
 # ------------------------------------------------------------------ benchmark
 @main.command(context_settings=CONTEXT)
 @click.argument("game")

@@ -516,6 +516,18 @@ def new_game(work, streams, r, seed, game):
     state[S_END] = -1
 
 
+@njit(cache=True, inline="always")
+def _hide_hand(obs, clan, tactic):
+    """Mark a hand (bit masks of its clan and tactic cards) unseen again in its owner's vector,
+    which shows it only while the owner decides."""
+    while clan != 0:
+        obs[O.CARD_LOC + lowest_bit(clan)] = O.LOC_UNSEEN
+        clan &= clan - 1
+    while tactic != 0:
+        obs[O.CARD_LOC + N_CLAN + lowest_bit(tactic)] = O.LOC_UNSEEN
+        tactic &= tactic - 1
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def run(work, streams, r, resume):
     """Play the game held in `work` (see `new_game`) from where it stands, by the rules, until it
@@ -586,14 +598,7 @@ def run(work, streams, r, resume):
             call = seat_call[seat]
             if call != K.RANDOM_POLICY and call != CALL_STOP:
                 obs = view_at(obs_base + obs_stride * seat, O.SIZE, np.int64)
-                hc = hand_c[seat]
-                while hc != 0:
-                    obs[O.CARD_LOC + lowest_bit(hc)] = O.LOC_UNSEEN
-                    hc &= hc - 1
-                ht = hand_t[seat]
-                while ht != 0:
-                    obs[O.CARD_LOC + N_CLAN + lowest_bit(ht)] = O.LOC_UNSEEN
-                    ht &= ht - 1
+                _hide_hand(obs, hand_c[seat], hand_t[seat])
         else:
             n = 0
             dk = 0
@@ -819,14 +824,7 @@ def run(work, streams, r, resume):
                         break
                     # the hand is shown only to its owner, only now (from the engine's own
                     # state: the strategy may have written into its vector)
-                    hc = hand_c[seat]
-                    while hc != 0:
-                        obs[O.CARD_LOC + lowest_bit(hc)] = O.LOC_UNSEEN
-                        hc &= hc - 1
-                    ht = hand_t[seat]
-                    while ht != 0:
-                        obs[O.CARD_LOC + N_CLAN + lowest_bit(ht)] = O.LOC_UNSEEN
-                        ht &= ht - 1
+                    _hide_hand(obs, hand_c[seat], hand_t[seat])
         if idx < 0 or idx >= n:
             state[S_IDX] = idx
             status = RUN_ILLEGAL

@@ -27,6 +27,10 @@ Candidates (`candidates`): at a play decision the legal actions in the greedy's 
 score first), only the `prune` best if prune = K > 0; at other decisions (draws, Scout returns,
 manual claims) the greedy's choice first, then the others.
 
+Decisive moves (`_decisive`, both searchers): a candidate that wins the game at once is played
+without searching. Otherwise a sure win can lose to a move that wins almost always: ISMCTS plays
+its most visited root action, and with results near 1 everywhere the visits are spread evenly.
+
 flat-mc (`flat_mc_policy`), params (sims, prune, rollout, z, infer, margin): every candidate action is played out
 `sims` times; playout i of every candidate uses the same deal and the same rollout streams
 (common random numbers: the candidates are compared on the same hidden cards). The candidate with
@@ -464,6 +468,23 @@ def _inference_setup(obs, infer):
 
 
 @njit(cache=True)
+def _decisive(obs, work, streams, r, cand, rollout):
+    """The first candidate that wins the game at once (its claims end it in the seat's favour),
+    else -1. Claims need a proof over every hidden card, so whether a move wins at once does not
+    depend on the deal: one determinization tells. Leaves both seats on the `rollout` policy."""
+    me = obs[O.SEAT]
+    win = -1
+    for j in range(cand.shape[0]):
+        determinize(obs, work, np.uint64(0))
+        _stop_at_decisions(work)
+        if F.run(work, streams, r, cand[j]) == F.RUN_END and work[F.W_STATE, F.S_WINNER] == me:
+            win = cand[j]
+            break
+    _set_policy(work, rollout)
+    return win
+
+
+@njit(cache=True)
 def flat_mc_policy(obs, params, rng):
     """Flat Monte-Carlo over determinizations (module docstring)."""
     sims = max(1, int(params[MC_SIMS]))
@@ -475,6 +496,9 @@ def flat_mc_policy(obs, params, rng):
     me = obs[O.SEAT]
     work, r = _new_scratch(obs, int(params[MC_ROLLOUT]))
     streams = np.zeros(2, np.uint64)
+    win = _decisive(obs, work, streams, r, cand, int(params[MC_ROLLOUT]))
+    if win >= 0:
+        return win
     res = np.zeros((sims, m), np.float64)
     infer = int(params[MC_INFER])
     margin = params[MC_MARGIN]
@@ -536,6 +560,9 @@ def ismcts_policy(obs, params, rng):
     legal = work[F.W_LEGAL]
     state = work[F.W_STATE]
     streams = np.zeros(2, np.uint64)
+    win = _decisive(obs, work, streams, r, cand, rollout)
+    if win >= 0:
+        return win
     infer = int(params[TS_INFER])
     lc, ls, pv, gp, scores = _inference_setup(obs, infer)
     s = rng[0]
