@@ -12,6 +12,7 @@ choice does not depend on which cards it gets, and searchers re-deal it anyway.
 """
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from sim.core.errors import UsageError
@@ -44,8 +45,8 @@ def stone_table(position) -> pd.DataFrame:
             status = f"seat {claims[s]} can claim"
         else:
             status = "open"
-        rows.append({"stone": s, "seat_0": notation._names(p.sides[s][0]),
-                     "seat_1": notation._names(p.sides[s][1]),
+        rows.append({"stone": s, "seat_0": notation.card_names(p.sides[s][0]),
+                     "seat_1": notation.card_names(p.sides[s][1]),
                      "environment": " ".join(C.card_name(c) for c in p.env[s]) or "-",
                      "status": status})
     return pd.DataFrame(rows)
@@ -93,8 +94,11 @@ def choices(position, specs, rules, seed: int = 0) -> pd.DataFrame:
         else:
             obs = g.flat_observation(seat, reference.PHASE_PLAY, legal)
             params = bound.params_array(rules, 2)
-            i = bound.strategy.kernel(obs, params, new_state(seed, 0, player_stream(seat)))
-            if not 0 <= int(i) < len(legal):
+            try:
+                i = bound.strategy.kernel(obs, params, new_state(seed, 0, player_stream(seat)))
+            except Exception as e:      # a plugin's bug: named, not a traceback
+                raise UsageError(f"strategy {bound.label} raised {type(e).__name__}: {e}") from e
+            if not isinstance(i, (int, np.integer)) or not 0 <= int(i) < len(legal):
                 raise UsageError(f"strategy {bound.label}: {reference.illegal_message(i, len(legal))}")
             action = legal[int(i)]
         rows.append({"strategy": spec.strip(), "seat": seat, "action": str(action),

@@ -95,3 +95,27 @@ def test_cli_position_bad_input(cli, tmp_path, args, fragments):
     assert result.exit_code == 2, (result.exit_code, result.output)
     for fragment in fragments:
         assert fragment in result.stderr, (fragment, result.stderr)
+
+
+PLUGIN = '''
+from strategies.registry import strategy
+
+@strategy("schotten-totten", "last-action")
+def last_action(obs, params, rng):
+    """Plays the action at index {n_legal} (the last legal one, or one past it)."""
+    return {n_legal}
+'''
+
+
+def test_cli_position_with_a_plugin_and_a_broken_one(cli, tmp_path):
+    from sim.schotten_totten import observation as O
+    (tmp_path / "p.txt").write_text(WIN_NOW)
+    good = PLUGIN.replace("{n_legal}", f"obs[{O.N_LEGAL}] - 1")
+    (tmp_path / "good.py").write_text(good)
+    result = cli("position", "schotten-totten", "p.txt", "--plugin", "good.py", "-s", "last-action")
+    assert result.exit_code == 0, result.output
+    assert "last-action" in result.stdout and "legal_actions" in result.stdout
+    (tmp_path / "bad.py").write_text(PLUGIN.replace("{n_legal}", f"obs[{O.N_LEGAL}]"))
+    result = cli("position", "schotten-totten", "p.txt", "--plugin", "bad.py", "-s", "last-action")
+    assert result.exit_code == 2, result.output
+    assert "returned illegal action" in result.stderr

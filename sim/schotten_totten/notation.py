@@ -59,7 +59,8 @@ def _cards(tokens) -> list[int]:
     return [C.parse_card(t) for t in tokens]
 
 
-def _names(cards) -> str:
+def card_names(cards) -> str:
+    """Cards as the notation writes them, space-separated ('-' for none)."""
     return " ".join(C.card_name(c) for c in cards) if cards else "-"
 
 
@@ -69,22 +70,22 @@ def format_position(p: Position) -> str:
         lines.append(f"stones {p.stones}")
     for seat in (0, 1):
         h = p.hands[seat]
-        lines.append(f"hand{seat} " + ("?" if h is None else _names(sorted(h))))
+        lines.append(f"hand{seat} " + ("?" if h is None else card_names(sorted(h))))
     if p.discard:
-        lines.append("discard " + _names(p.discard))
+        lines.append("discard " + card_names(p.discard))
     lines.append(f"tactics-played {p.tactics_played[0]} {p.tactics_played[1]}")
     lines.append(f"chiefs-played {int(p.chief_played[0])} {int(p.chief_played[1])}")
     if p.clan_pile is not None:
-        lines.append("clan-pile " + _names(p.clan_pile))
+        lines.append("clan-pile " + card_names(p.clan_pile))
     if p.tactic_pile is not None:
-        lines.append("tactic-pile " + _names(p.tactic_pile))
+        lines.append("tactic-pile " + card_names(p.tactic_pile))
     for s in range(p.stones):
         tags = [C.TACTIC_TOKENS[c].lower() for c in p.env[s]]
         if p.claimed[s] != -1:
             tags.append(f"claimed{p.claimed[s]}")
         if p.first_complete[s] != -1:
             tags.append(f"first{p.first_complete[s]}")
-        line = f"{s}: {_names(p.sides[s][0])} / {_names(p.sides[s][1])}"
+        line = f"{s}: {card_names(p.sides[s][0])} / {card_names(p.sides[s][1])}"
         lines.append(line + (" | " + " ".join(tags) if tags else ""))
     return "\n".join(lines) + "\n"
 
