@@ -26,7 +26,7 @@ from strategies.registry import parse_spec
 GAME = "schotten-totten"
 PRESETS = sorted(SchottenTottenRules.PRESETS)      # tactics on / off x both claim timings
 SPECS = ["greedy", "flat-mc:sims=2,prune=3", "flat-mc:sims=2,prune=3,infer=5,margin=0.2",
-         "ismcts:iters=16,prune=4"]
+         "ismcts:iters=16,prune=4", "ismcts:iters=16,prune=4,inner=2"]
 
 
 def rules(preset="base", **overrides):
@@ -88,7 +88,8 @@ def test_same_seed_same_games(spec):
     ("base", ["flat-mc:sims=2,prune=3", "greedy"], 2),
     ("tactics", ["greedy", "flat-mc:sims=2,prune=3"], 2),
     ("base", ["greedy", "flat-mc:sims=2,prune=3,infer=5"], 2),
-    ("tactics", ["ismcts:iters=16,prune=3", "random"], 1)])
+    ("tactics", ["ismcts:iters=16,prune=3", "random"], 1),
+    ("base", ["greedy", "ismcts:iters=16,prune=3,inner=2"], 1)])
 def test_fast_and_reference_engines_agree_game_by_game(preset, specs, n):
     r = rules(preset)
     kernels, params, natives = lineup(specs, r)
@@ -222,6 +223,36 @@ def test_determinization_is_consistent_and_regenerates_the_decision():
     assert kinds == {reference.PHASE_PLAY, reference.PHASE_DRAW, reference.PHASE_CLAIM,
                      reference.PHASE_SCOUT_DRAW, reference.PHASE_SCOUT_RETURN}
     assert differs > 0
+
+
+def test_show_at_decisions_fills_the_vector_and_inner_keeps_the_greedys_best():
+    """ismcts's `inner`: with CALL_SHOW the turn machine stops at a decision with the deciding
+    seat's vector filled as the engine would show it (same hand, same legal actions, so the same
+    greedy scores), and `_inner_candidates` allows exactly the `inner` best of them, ranked."""
+    streams = np.zeros(2, np.uint64)
+    gp = np.array(K.GREEDY_DEFAULTS, np.float64)
+    checked = 0
+    for g, obs, phase in _positions("base", 1, 0):
+        if phase != reference.PHASE_PLAY or obs[O.N_LEGAL] < 4:
+            continue
+        seat, n = int(obs[O.SEAT]), int(obs[O.N_LEGAL])
+        work, r = search._new_scratch(obs, 0)
+        search.determinize(obs, work, np.uint64(checked))
+        search._stop_at_decisions(work, fast.CALL_SHOW)
+        assert fast.run(work, streams, r, -1) == n
+        shown = work[fast.W_OBS0 + seat, :O.SIZE].copy()
+        np.testing.assert_array_equal(shown[O.LEGAL:O.LEGAL + n], obs[O.LEGAL:O.LEGAL + n])
+        assert sorted(shown[O.HAND:O.HAND + O.MAX_HAND]) == sorted(obs[O.HAND:O.HAND + O.MAX_HAND])
+        want = np.empty(O.MAX_LEGAL)
+        K.greedy_scores(obs, gp, want)
+        ok = np.zeros(O.MAX_LEGAL, np.bool_)
+        rank = np.zeros(O.MAX_LEGAL, np.int64)
+        search._inner_candidates(shown, n, 3, gp, np.empty(O.MAX_LEGAL), ok, rank)
+        order = np.argsort(-want[:n], kind="mergesort")
+        assert set(np.flatnonzero(ok[:n])) == set(order[:3])
+        np.testing.assert_array_equal(np.argsort(rank[:n]), order)
+        checked += 1
+    assert checked > 5
 
 
 # ---------------------------------------------------------------- flat-mc's inference

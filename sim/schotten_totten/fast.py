@@ -81,6 +81,7 @@ RUN_END, RUN_ILLEGAL, RUN_ENDLESS = 0, -1, -2
 CALL_JIT = 100   # through the address of its compiled body (`call_decide`)
 CALL_FT = 101    # through the first-class function value (no compiled body: e.g. a cfunc)
 CALL_STOP = 102  # not at all: `run` returns at its decisions (the search's own moves)
+CALL_SHOW = 103  # not at all, like CALL_STOP, but with the deciding seat's vector filled
 
 FNS_TYPE = types.UniTuple(DECIDE_TYPE, 2)
 NO_KEY = -2      # strength cache: not computed

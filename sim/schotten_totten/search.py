@@ -58,15 +58,23 @@ moves) is where further strength would come from. margin 0.2 did not help (71% o
 Playout results with flat-mc's `margin` = m > 0: (1 - m) x (win 1, draw 0.5, loss 0) + m x (0.5 +
 stone difference / (2 x stones)), the stone difference counted at the end of the playout.
 
-ismcts (`ismcts_policy`), params (iters, c, rollout, prune, infer): SO-ISMCTS (Cowling, Powley and
-Whitehouse 2012). Each iteration deals a determinization, descends the tree from the root by UCB1
-over the children whose action is legal in that determinization (value = mean result for the seat
-that chose the action, + c * sqrt(ln(availability) / visits), where availability counts the
-iterations in which the child was legal), expands one untried legal action (chosen uniformly),
-plays out with the rollout policy and backs the result up the path. Tree nodes are keyed by
-(seat to move, encoded action), so the opponent's moves are nodes of the same tree (their legal
-actions vary with the deal). The most visited root action is played. prune as in flat-mc
-(at the root only); infer as in flat-mc (each iteration's deal).
+ismcts (`ismcts_policy`), params (iters, c, rollout, prune, infer, inner): SO-ISMCTS (Cowling,
+Powley and Whitehouse 2012). Each iteration deals a determinization, descends the tree from the
+root by UCB1 over the children whose action is legal in that determinization (value = mean result
+for the seat that chose the action, + c * sqrt(ln(availability) / visits), where availability
+counts the iterations in which the child was legal), expands one untried legal action, plays out
+with the rollout policy and backs the result up the path. Tree nodes are keyed by (seat to move,
+encoded action), so the opponent's moves are nodes of the same tree (their legal actions vary with
+the deal). The most visited root action is played. prune as in flat-mc (at the root); infer as in
+flat-mc (each iteration's deal).
+Below the root, with inner = K > 0 (default 3), a play decision offers only the K best actions by
+the greedy score of the seat to move (`_inner_candidates`, on its vector: the descent stops with
+CALL_SHOW) and expands the best untried one first; inner = 0 offers every action and expands a
+uniform pick. Without it, an opponent node has about 30 replies to expand before UCB1 compares
+any, so at a few hundred iterations our root actions were judged against random replies: with 200
+iterations (prune 8) against greedy on the same 100 deals, seats swapped, inner 0 won 54.0% of
+200 games, inner 2 66.0%, inner 3 68.5%, inner 5 67.0% (flat-mc:sims=25, the same 200 playouts
+per decision: 68.0%).
 """
 import numpy as np
 from numba import njit
@@ -79,7 +87,7 @@ from . import policies as K
 
 # parameters, in declaration order (strategies/schotten_totten.py)
 MC_SIMS, MC_PRUNE, MC_ROLLOUT, MC_Z, MC_INFER, MC_MARGIN = range(6)
-TS_ITERS, TS_C, TS_ROLLOUT, TS_PRUNE, TS_INFER = range(5)
+TS_ITERS, TS_C, TS_ROLLOUT, TS_PRUNE, TS_INFER, TS_INNER = range(6)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 
 N_CLAN = 54
@@ -263,9 +271,10 @@ def _set_policy(work, rollout):
 
 
 @njit(cache=True, inline="always")
-def _stop_at_decisions(work):
-    work[F.W_SEAT_CALL, 0] = F.CALL_STOP
-    work[F.W_SEAT_CALL, 1] = F.CALL_STOP
+def _stop_at_decisions(work, code=F.CALL_STOP):
+    """`run` returns at every decision: CALL_STOP, or CALL_SHOW (the deciding seat's vector filled)."""
+    work[F.W_SEAT_CALL, 0] = code
+    work[F.W_SEAT_CALL, 1] = code
 
 
 @njit(cache=True, inline="always")
@@ -531,6 +540,23 @@ def flat_mc_policy(obs, params, rng):
 
 
 @njit(cache=True)
+def _inner_candidates(obs_s, n, inner, gp, scores, ok, rank):
+    """Below the root (ismcts's `inner` > 0): at a play decision, allow only the `inner` best
+    actions by the greedy score of the seat to move (its vector `obs_s`), ranked best first; at
+    other decisions every action, in legal order."""
+    if obs_s[O.DECISION] != O.D_PLAY:
+        for i in range(n):
+            ok[i] = True
+            rank[i] = i
+        return
+    K.greedy_scores(obs_s, gp, scores)
+    order = np.argsort(-scores[:n], kind="mergesort")
+    for j in range(n):
+        rank[order[j]] = j
+        ok[order[j]] = j < inner
+
+
+@njit(cache=True)
 def ismcts_policy(obs, params, rng):
     """Single-observer information-set MCTS (module docstring)."""
     iters = max(1, int(params[TS_ITERS]))
@@ -555,6 +581,13 @@ def ismcts_policy(obs, params, rng):
     path = np.zeros(n_max, np.int64)
     untried = np.empty(O.MAX_LEGAL, np.int64)
     child_of = np.empty(O.MAX_LEGAL, np.int64)
+    inner = int(params[TS_INNER])
+    ok = np.zeros(O.MAX_LEGAL, np.bool_)
+    rank = np.zeros(O.MAX_LEGAL, np.int64)
+    root_rank = np.zeros(n_root, np.int64)
+    for j in range(cand.shape[0]):
+        root_rank[cand[j]] = j
+    stop_code = F.CALL_SHOW if inner > 0 else F.CALL_STOP
     n_nodes = 1
     work, r = _new_scratch(obs, rollout)
     legal = work[F.W_LEGAL]
@@ -570,17 +603,26 @@ def ismcts_policy(obs, params, rng):
         seed, s = _next_deal(obs, work, pv, lc, ls, infer, s, gp, scores)
         determinize(obs, work, seed)
         _seed_streams(streams, seed)
-        _stop_at_decisions(work)
+        _stop_at_decisions(work, stop_code)
         node = 0
         depth = 0
         status = n_root
         while True:
             seat = state[F.S_SEAT]
             n = status
+            if node == 0:
+                for i in range(n):
+                    ok[i] = root_ok[i]
+                    rank[i] = root_rank[i]
+            elif inner > 0:
+                _inner_candidates(work[F.W_OBS0 + seat], n, inner, gp, scores, ok, rank)
+            else:
+                for i in range(n):
+                    ok[i] = True
             n_untried = 0
             for i in range(n):
                 child_of[i] = -1
-                if node == 0 and not root_ok[i]:
+                if not ok[i]:
                     continue
                 k = legal[i] | (seat << SEAT_SHIFT)
                 ch = first_child[node]
@@ -593,7 +635,13 @@ def ismcts_policy(obs, params, rng):
                     avail[ch] += 1.0
                     child_of[i] = ch
             if n_untried > 0:
-                s, u = split_below(s, n_untried)
+                if inner > 0:       # the greedy's best untried action first
+                    u = 0
+                    for q in range(1, n_untried):
+                        if rank[untried[q]] < rank[untried[u]]:
+                            u = q
+                else:
+                    s, u = split_below(s, n_untried)
                 i = untried[u]
                 nn = n_nodes
                 n_nodes += 1
