@@ -52,8 +52,9 @@ games about 36% of uniform deals are consistent; the true hand always is. This s
 opponent's hand from (approximately) the posterior given its last move instead of the prior.
 Measured against greedy (base game, sims 100, prune 8): uniform deals 71.5% of 400 games,
 infer 50 80.0% [75.8, 83.6] of 400, and deals that give the opponent its TRUE hand (a diagnostic,
-not a strategy) 88% [80, 93] of 100: the hidden hand is the main limit, so more inference (earlier
-moves) is where further strength would come from. margin 0.2 did not help (71% of 100).
+not a strategy) 87.3% [83.6, 90.2] of 400: the hidden hand is the main limit, and even knowing it
+leaves flat search near 87%. Inference from the last 2-3 plays, noisy own rollouts, prune 4, 12
+or 16 and margin 0.2 did not help (screens of 100-200 games).
 
 Playout results with flat-mc's `margin` = m > 0: (1 - m) x (win 1, draw 0.5, loss 0) + m x (0.5 +
 stone difference / (2 x stones)), the stone difference counted at the end of the playout.
