@@ -153,6 +153,8 @@ def test_scores_shares_and_extras_of_a_batch():
     assert (b.extras["proof_claims"] <= 9).all() and b.extras["proof_claims"].sum() > 0
     assert set(reference.END_CODES) == set(reference.END_KINDS)
     assert all(reference.END_KINDS.index(k) == v for k, v in reference.END_CODES.items())
+    assert reference.END_CODES == {"adjacent": fast.END_ADJACENT, "five": fast.END_FIVE,
+                                   "blocked": fast.END_BLOCKED}
 
 
 def test_results_do_not_depend_on_threads_or_chunks():

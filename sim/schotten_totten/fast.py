@@ -76,6 +76,7 @@ PS_HAND_CLAN, PS_HAND_TACTIC, PS_TACTICS, PS_CHIEF, PS_HELD, PS_DRAWN, PS_PLAYED
  S_RET_DONE, S_CARDS_PLAYED, S_PROOF_CLAIMS, S_WINNER, S_END, S_N_LEGAL, S_DK, S_IDX, S_SIZE) = range(27)
 # what `run` returns, besides n > 0 (a decision it does not take itself)
 RUN_END, RUN_ILLEGAL, RUN_ENDLESS = 0, -1, -2
+END_ADJACENT, END_FIVE, END_BLOCKED = 0, 1, 2     # S_END, as reference.END_CODES
 
 # how the engine calls a seat's strategy, besides the built-in codes of `policies`
 CALL_JIT = 100   # through the address of its compiled body (`call_decide`)
@@ -378,7 +379,7 @@ def _pub(obs0, obs1, i, v):
 def _claim(obs0, obs1, seat, stones, held, side_n, need_of, adj_run, total):
     """`seat` claims the stones of mask `stones`: publish them and add them to its holding.
     Returns (how many were proved before the opponent completed its side, the end code the
-    claim brings: 0 adjacent stones, 1 stones in total, -1 none)."""
+    claim brings: END_ADJACENT, END_FIVE, or -1 for none)."""
     opp = 1 - seat
     proofs = 0
     rest = stones
@@ -395,9 +396,9 @@ def _claim(obs0, obs1, seat, stones, held, side_n, need_of, adj_run, total):
     for i in range(adj_run):
         run_m &= h >> (i + 1)
     if run_m != 0:
-        return proofs, 0
+        return proofs, END_ADJACENT
     if popcount(h) >= total:
-        return proofs, 1
+        return proofs, END_FIVE
     return proofs, -1
 
 
@@ -722,7 +723,7 @@ def run(work, streams, r, resume):
                     n += 1
                     if n == 1 and no_play_blocks:
                         turns += 1
-                        end = 2
+                        end = END_BLOCKED
                         break
                 dk = O.D_PLAY
             elif stage == ST_SCOUT_DRAW or stage == ST_DRAW:
@@ -766,7 +767,7 @@ def run(work, streams, r, resume):
                 turns += 1
                 idle = 1 if (played_pass and claimed_now == 0 and drew == 0) else 0
                 if idle and prev_idle:
-                    end = 2
+                    end = END_BLOCKED
                     break
                 prev_idle = idle
                 to_move = opp

@@ -479,15 +479,19 @@ def _inference_setup(obs, infer):
 
 @njit(cache=True)
 def _decisive(obs, work, streams, r, cand, rollout):
-    """The first candidate that wins the game at once (its claims end it in the seat's favour),
-    else -1. Claims need a proof over every hidden card, so whether a move wins at once does not
-    depend on the deal: one determinization tells. Leaves both seats on the `rollout` policy."""
+    """The first candidate that wins the game at once (claims in this same turn end it in the
+    seat's favour), else -1. Claims need a proof over every hidden card, so such a win does not
+    depend on the deal: one determinization tells. A later end (the opponent's forced pass, a
+    blocked game) may depend on the hidden hand, so it does not count. Leaves both seats on the
+    `rollout` policy."""
     me = obs[O.SEAT]
+    state = work[F.W_STATE]
     win = -1
     for j in range(cand.shape[0]):
         determinize(obs, work, np.uint64(0))
         _stop_at_decisions(work)
-        if F.run(work, streams, r, cand[j]) == F.RUN_END and work[F.W_STATE, F.S_WINNER] == me:
+        if (F.run(work, streams, r, cand[j]) == F.RUN_END and state[F.S_WINNER] == me
+                and state[F.S_END] != F.END_BLOCKED and state[F.S_TURNS] == obs[O.TURN] + 1):
             win = cand[j]
             break
     _set_policy(work, rollout)
