@@ -122,9 +122,10 @@ from the Fisher information. The SE against random is large because random never
 strength is only bounded); the last column measures every strategy from the greedy instead,
 whose SE is that of the difference. The two searchers get the same budget, 200 playouts per play
 decision (flat-mc: 25 for each of the greedy's 8 best actions; ismcts: 200 iterations over the
-same 8 root actions, with the greedy's 3 best actions at each decision below), and play few games here (each of their games takes about half a second on
-a core, and the whole report should take minutes, not hours), hence their wide intervals. A longer run at the
-default budgets (800 playouts per decision):
+same 8 root actions, with the greedy's 3 best actions at each of its own decisions below and the
+greedy's best reply at the opponent's), and play few games here (each of their games takes about
+half a second on a core, and the whole report should take minutes, not hours), hence their wide
+intervals. A longer run at the default budgets (800 playouts per decision):
 `meeplelab tournament schotten-totten -s flat-mc -s ismcts:iters=800 -n 200`.
 
 {markdown_table(key)}

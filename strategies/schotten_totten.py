@@ -87,14 +87,17 @@ register(GAME, "ismcts", _compiled(S.ismcts_policy), native=K.ISMCTS, stochastic
              "in it (with availability counts), expands one untried action, plays out with the "
              "rollout policy and backs the result up; tree nodes are (seat, action), the "
              "opponent's moves included, and below the root only the greedy's inner best actions "
-             "are searched. Plays the most visited root action. Determinizations "
-             "are inferred from the opponent's last play as in flat-mc (infer). Forward model: "
+             "(replies for the opponent) are searched. Plays the most visited root action. "
+             "Determinizations are inferred from the opponent's last play as in flat-mc (infer). Forward model: "
              "the fast engine's rules. See sim/schotten_totten/search.py.",
          params=[Param("iters", 1000, "iterations (determinizations, one playout each)", 1, 10_000_000),
                  Param("c", 0.25, "UCB1 exploration constant (results are in [0, 1])", 0.0, 100.0),
                  _ROLLOUT, _PRUNE, _INFER,
                  Param("inner", 3, "below the root, search only the inner best actions by the "
                        "greedy score of the seat to move, expanding the best first (0: all, "
-                       "expanded in random order)", 0, 640)],
+                       "expanded in random order)", 0, 640),
+                 Param("replies", 1, "with inner > 0, the opponent's decisions below the root "
+                       "offer only its replies best actions by the greedy score (0: inner); 1 "
+                       "models the opponent as the greedy", 0, 640)],
          observes="the observation vector (own hand, table, unseen cards, pile and hand sizes)",
          source="SO-ISMCTS (Cowling, Powley and Whitehouse, 2012)")

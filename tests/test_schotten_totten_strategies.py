@@ -26,7 +26,8 @@ from strategies.registry import parse_spec
 GAME = "schotten-totten"
 PRESETS = sorted(SchottenTottenRules.PRESETS)      # tactics on / off x both claim timings
 SPECS = ["greedy", "flat-mc:sims=2,prune=3", "flat-mc:sims=2,prune=3,infer=5,margin=0.2",
-         "ismcts:iters=16,prune=4", "ismcts:iters=16,prune=4,inner=2"]
+         "ismcts:iters=16,prune=4", "ismcts:iters=16,prune=4,inner=2",
+         "ismcts:iters=16,prune=4,replies=0"]
 
 
 def rules(preset="base", **overrides):
@@ -89,7 +90,8 @@ def test_same_seed_same_games(spec):
     ("tactics", ["greedy", "flat-mc:sims=2,prune=3"], 2),
     ("base", ["greedy", "flat-mc:sims=2,prune=3,infer=5"], 2),
     ("tactics", ["ismcts:iters=16,prune=3", "random"], 1),
-    ("base", ["greedy", "ismcts:iters=16,prune=3,inner=2"], 1)])
+    ("base", ["greedy", "ismcts:iters=16,prune=3,inner=2"], 1),
+    ("base", ["ismcts:iters=16,prune=3,replies=2", "greedy"], 1)])
 def test_fast_and_reference_engines_agree_game_by_game(preset, specs, n):
     r = rules(preset)
     kernels, params, natives = lineup(specs, r)
@@ -253,6 +255,26 @@ def test_show_at_decisions_fills_the_vector_and_inner_keeps_the_greedys_best():
         np.testing.assert_array_equal(np.argsort(rank[:n]), order)
         checked += 1
     assert checked > 5
+
+
+def test_ismcts_replies_narrows_only_the_opponents_decisions():
+    """`replies` = 0 falls back to `inner` (the same decisions as replies = inner, same streams);
+    replies = 1 (the opponent as the greedy) changes some decisions."""
+    spec = parse_spec(GAME, "ismcts:iters=60,prune=4")
+    r = rules("base")
+    kernel = spec.strategy.kernel
+
+    def decisions(replies):
+        params = spec.params_array(r, 2).copy()
+        params[search.TS_REPLIES] = replies
+        out = []
+        for i, (_, obs, phase) in enumerate(_positions("base", 1, 3)[::3]):
+            rng = np.array([np.uint64(1000 + i)], np.uint64)
+            out.append(kernel(np.asarray(obs, np.int64), params, rng))
+        return out
+    three = decisions(3)
+    assert decisions(0) == three
+    assert decisions(1) != three
 
 
 # ---------------------------------------------------------------- flat-mc's inference
