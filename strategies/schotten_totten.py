@@ -88,8 +88,8 @@ register(GAME, "ismcts", _compiled(S.ismcts_policy), native=K.ISMCTS, stochastic
              "rollout policy and backs the result up; tree nodes are (seat, action), the "
              "opponent's moves included, and below the root only the greedy's inner best actions "
              "(replies for the opponent) are searched. Plays the most visited root action. "
-             "Determinizations are inferred from the opponent's last play as in flat-mc (infer). Forward model: "
-             "the fast engine's rules. See sim/schotten_totten/search.py.",
+             "Determinizations are inferred from the opponent's last play as in flat-mc "
+             "(infer). Forward model: the fast engine's rules. See sim/schotten_totten/search.py.",
          params=[Param("iters", 1000, "iterations (determinizations, one playout each)", 1, 10_000_000),
                  Param("c", 0.25, "UCB1 exploration constant (results are in [0, 1])", 0.0, 100.0),
                  _ROLLOUT, _PRUNE, _INFER,

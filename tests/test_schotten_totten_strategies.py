@@ -257,21 +257,19 @@ def test_show_at_decisions_fills_the_vector_and_inner_keeps_the_greedys_best():
     assert checked > 5
 
 
-def test_ismcts_replies_narrows_only_the_opponents_decisions():
+def test_ismcts_replies_zero_means_inner_and_one_changes_decisions():
     """`replies` = 0 falls back to `inner` (the same decisions as replies = inner, same streams);
-    replies = 1 (the opponent as the greedy) changes some decisions."""
+    replies = 1 (the opponent as the greedy) changes some decisions, so the parameter is used."""
     spec = parse_spec(GAME, "ismcts:iters=60,prune=4")
     r = rules("base")
     kernel = spec.strategy.kernel
+    positions = [np.asarray(obs, np.int64) for _, obs, _ in _positions("base", 1, 3)[::3]]
 
     def decisions(replies):
         params = spec.params_array(r, 2).copy()
         params[search.TS_REPLIES] = replies
-        out = []
-        for i, (_, obs, phase) in enumerate(_positions("base", 1, 3)[::3]):
-            rng = np.array([np.uint64(1000 + i)], np.uint64)
-            out.append(kernel(np.asarray(obs, np.int64), params, rng))
-        return out
+        return [kernel(obs, params, np.array([np.uint64(1000 + i)], np.uint64))
+                for i, obs in enumerate(positions)]
     three = decisions(3)
     assert decisions(0) == three
     assert decisions(1) != three
