@@ -38,29 +38,29 @@ the best mean wins (ties: the earlier candidate, i.e. the greedy's preference); 
 candidate replaces the greedy's choice only if its paired mean difference exceeds z standard
 errors.
 
-Inference (`infer` of flat-mc and ismcts, base game only): a strategy has no memory, but the vector shows
-the opponent's last move when it placed a clan card (its side holding the highest LAST_PLACED
+Inference (`infer` of flat-mc and ismcts, base game only): a strategy has no memory, but the vector
+shows the opponent's last move when it placed a clan card (its side holding the highest LAST_PLACED
 clock of the table; nothing placed since). `_previous_view` rebuilds the opponent's play decision
-before that move (the card taken back from its side, the stone unclaimed if the opponent holds
-it, the seat's own hand unseen); for a determinization, the opponent's hand then was its dealt
-hand with the card it played and without the card it drew since (one of the dealt hand's clan
-cards, drawn uniformly from the stream, when its hand is full). The deal is consistent when the
-greedy (default parameters, the rollout model of the opponent) would have made that move; with
-infer = T > 0 each playout draws up to T deals and keeps the first consistent one, else the one
-in which the greedy's best score exceeds the observed move's score least (`_regret`). On greedy
-games about 36% of uniform deals are consistent; the true hand always is. This samples the
-opponent's hand from (approximately) the posterior given its last move instead of the prior.
-Measured against greedy (base game, sims 100, prune 8): uniform deals 71.5% of 400 games,
-infer 50 80.0% [75.8, 83.6] of 400, and deals that give the opponent its TRUE hand (a diagnostic,
-not a strategy) 87.3% [83.6, 90.2] of 400: the hidden hand is the main limit, and even knowing it
-leaves flat search near 87%. With the pile order known as well, the same search (one playout per
-candidate: the greedy rollouts are then deterministic) wins 97.0% [93.6, 98.6] of 200 games (100%
-without pruning): the rest of the gap is the hidden cards, not luck the search could not act on.
-Inference from the last 2-3 plays, noisy own rollouts, prune 4, 12 or 16 and margin 0.2 did not
-help (screens of 100-200 games). Neither did more playouts: on deals 0-99 (200 games, seats
-swapped; sims 100: 79.5%), sims 200 won 75.0% (paired difference -4.5 ± 3.8 points), sequential
-halving over the same 800 playouts 78.5% (-1.0 ± 3.6), margin 0.02 75.5% (-4.0 ± 3.4): the
-estimate is biased (the opponent's hand and our own later moves are modelled), not noisy.
+before that move (the card taken back from its side, the stone unclaimed if the opponent holds it,
+the seat's own hand unseen); for a determinization, the opponent's hand then was its dealt hand with
+the card it played and without the card it drew since (one of the dealt hand's clan cards, drawn
+uniformly from the stream, when its hand is full). The deal is consistent when the greedy (default
+parameters, the rollout model of the opponent) would have made that move; with infer = T > 0 each
+playout draws up to T deals and keeps the first consistent one, else the one in which the greedy's
+best score exceeds the observed move's score least (`_regret`). On greedy games about 36% of uniform
+deals are consistent; the true hand always is. This samples the opponent's hand from (approximately)
+the posterior given its last move instead of the prior. Measured against greedy (base game, sims
+100, prune 8): uniform deals 71.5% [66.9, 75.7] of 400 games, infer 50 80.0% [75.8, 83.6] of 400,
+and deals that give the opponent its TRUE hand (a diagnostic, not a strategy) 87.3% [83.6, 90.2] of
+400: the hidden hand is the main limit, and even knowing it leaves flat search near 87%. With the
+pile order known as well, the same search (one playout per candidate: the greedy rollouts are then
+deterministic) wins 97.0% [93.6, 98.6] of 200 games (100% without pruning): the rest of the gap is
+the hidden cards, not luck the search could not act on. Inference from the last 2-3 plays, noisy own
+rollouts, prune 4, 12 or 16 and margin 0.2 did not help (screens of 100-200 games). Neither did more
+playouts: on deals 0-99 (200 games, seats swapped; sims 100: 79.5%), sims 200 won 75.0% (paired
+difference -4.5 ± 3.8 points), sequential halving over the same 800 playouts 78.5% (-1.0 ± 3.6),
+margin 0.02 75.5% (-4.0 ± 3.4): the estimate is biased (the opponent's hand and our own later moves
+are modelled), not noisy.
 
 Playout results with flat-mc's `margin` = m > 0: (1 - m) x (win 1, draw 0.5, loss 0) + m x (0.5 +
 stone difference / (2 x stones)), the stone difference counted at the end of the playout.
@@ -77,22 +77,22 @@ flat-mc (each iteration's deal).
 Below the root, with inner = K > 0 (default 3), a play decision offers only the K best actions by
 the greedy score of the seat to move (`_inner_candidates`, on its vector: the descent stops with
 CALL_SHOW) and expands the best untried one first; inner = 0 offers every action and expands a
-uniform pick. Without it, an opponent node has about 30 replies to expand before UCB1 compares
-any, so at a few hundred iterations our root actions were judged against random replies: with 200
+uniform pick. Without it, an opponent node has about 30 replies to expand before UCB1 compares any,
+so at a few hundred iterations our root actions were judged against random replies: with 200
 iterations (prune 8, replies = inner) against greedy on the same 100 deals, seats swapped, inner 0
-won 54.0% of 200 games, inner 2 66.0%, inner 3 68.5%, inner 5 67.0% (flat-mc:sims=25, the same
-200 playouts per decision: 68.0%). The exploration constant c (same games, inner 3, replies 3):
-0.1 55.5%, 0.25 68.5%, 0.5 62.0%, 1.0 66.0%.
-At the opponent's decisions the tree offers only its `replies` best actions (default 1: the
-opponent is modelled as the greedy, as in the rollouts; 0: as many as inner). Against greedy
-(prune 8, seats swapped on the same deals): 200 iterations, 200 games: replies 1 72.0%, 2 65.0%,
+won 54.0% of 200 games, inner 2 66.0%, inner 3 68.5%, inner 5 67.0% (flat-mc:sims=25, the same 200
+playouts per decision: 68.0%; each of these 200-game shares has a 95% interval of about ±6.5 points,
+and the paired difference of two of them an SE of about 4). The exploration constant c (same games,
+inner 3, replies 3): 0.1 55.5%, 0.25 68.5%, 0.5 62.0%, 1.0 66.0%.
+At the opponent's decisions the tree offers only its `replies` best actions (default 1: the opponent
+is modelled as the greedy, as in the rollouts; 0: as many as inner). Against greedy (prune 8, seats
+swapped on the same deals): 200 iterations, 200 games (±6.5 points each): replies 1 72.0%, 2 65.0%,
 3 68.5%; 800 iterations, 400 games: replies 1 77.3% [72.9, 81.1], 3 72.0% [67.4, 76.2] (paired
 difference +5.3 ± 2.8 points). Against flat-mc it does not help: at 200 playouts per decision
 replies 1 won 48.0% [41.2, 54.9] of 200 games against flat-mc:sims=25 (replies 3 in the ladder:
-46.7% of 60); at 800, ismcts:iters=800 won 42.5% [35.9, 49.4] of 200 games against
-flat-mc:sims=100 with replies 1 and 47.5% [40.7, 54.4] with replies 3 (same deals). The greedy
-model of the opponent pays against the greedy; against flat-mc the two differ by less than their
-intervals.
+46.7% of 60); at 800, ismcts:iters=800 won 42.5% [35.9, 49.4] of 200 games against flat-mc:sims=100
+with replies 1 and 47.5% [40.7, 54.4] with replies 3 (same deals). The greedy model of the opponent
+pays against the greedy; against flat-mc the two differ by less than their intervals.
 """
 import numpy as np
 from numba import njit
@@ -323,6 +323,13 @@ def _stone_share(work, seat, n_stones):
 
 
 @njit(cache=True)
+def _greedy_order(obs, n, gp, scores):
+    """The n legal actions of a play decision, best greedy score first (ties: legal order)."""
+    K.greedy_scores(obs, gp, scores)
+    return np.argsort(-scores[:n], kind="mergesort")
+
+
+@njit(cache=True)
 def candidates(obs, prune):
     """Indices of the legal actions to search, the greedy's choice first: at a play decision in
     the greedy's order (best first), only the `prune` best if prune > 0; at other decisions the
@@ -341,9 +348,7 @@ def candidates(obs, prune):
                 out[j] = i
                 j += 1
         return out
-    scores = np.empty(n, np.float64)
-    K.greedy_scores(obs, gp, scores)
-    order = np.argsort(-scores, kind="mergesort")
+    order = _greedy_order(obs, n, gp, np.empty(n, np.float64))
     if prune <= 0 or n <= prune:
         return order
     return order[:prune].copy()
@@ -571,8 +576,7 @@ def _inner_candidates(obs_s, n, inner, gp, scores, ok, rank):
             ok[i] = True
             rank[i] = i
         return
-    K.greedy_scores(obs_s, gp, scores)
-    order = np.argsort(-scores[:n], kind="mergesort")
+    order = _greedy_order(obs_s, n, gp, scores)
     for j in range(n):
         rank[order[j]] = j
         ok[order[j]] = j < inner
@@ -590,8 +594,10 @@ def ismcts_policy(obs, params, rng):
     if cand.shape[0] == 1:
         return cand[0]
     root_ok = np.zeros(n_root, np.bool_)
+    root_rank = np.zeros(n_root, np.int64)
     for j in range(cand.shape[0]):
         root_ok[cand[j]] = True
+        root_rank[cand[j]] = j
     n_max = iters + 2
     first_child = np.full(n_max, -1, np.int64)
     sibling = np.full(n_max, -1, np.int64)
@@ -609,9 +615,6 @@ def ismcts_policy(obs, params, rng):
         replies = inner
     ok = np.zeros(O.MAX_LEGAL, np.bool_)
     rank = np.zeros(O.MAX_LEGAL, np.int64)
-    root_rank = np.zeros(n_root, np.int64)
-    for j in range(cand.shape[0]):
-        root_rank[cand[j]] = j
     stop_code = F.CALL_SHOW if inner > 0 else F.CALL_STOP
     n_nodes = 1
     work, r = _new_scratch(obs, rollout)
