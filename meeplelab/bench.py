@@ -6,6 +6,11 @@ runs (the least disturbed by other work on the machine).
 A game's benchmark is a list of configurations (rules preset, strategies, games to time). The
 first one is the headline: it is also timed through the plugin path (every decision through a
 function pointer), on all threads, and for the start-up time of a new process.
+
+Search strategies are also timed per decision (`SEARCHES`): the searcher plays whole games
+against an opponent, seats alternating, and every call of its kernel is timed (the kernel is the
+same compiled function in both engines; the games go through the reference engine, which calls
+it from Python, so each call can be timed alone).
 """
 from __future__ import annotations
 
@@ -13,6 +18,8 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+
+import numpy as np
 
 from sim import games as game_registry
 from sim.core.errors import UsageError
@@ -36,6 +43,20 @@ SETUPS = {
                         Setup("tactics", ("random", "random"), 1_000_000, 500),
                         Setup("base", ("greedy", "greedy"), 20_000, 100),
                         Setup("tactics", ("greedy", "greedy"), 20_000, 100)],
+}
+
+
+@dataclass(frozen=True)
+class SearchSetup:
+    preset: str | None
+    searcher: str                 # the strategy timed
+    opponent: str
+    games: int                    # games played (default), the searcher's seat alternating
+
+
+SEARCHES = {
+    "schotten-totten": [SearchSetup("base", "flat-mc:sims=100", "greedy", 6),
+                        SearchSetup("base", "ismcts", "greedy", 6)],
 }
 
 START_SCRIPT = """
@@ -79,9 +100,49 @@ def _title(game: str, setup: Setup, rules) -> str:
             f"rules {setup.preset or rules.DEFAULT_PRESET}")
 
 
-def run(game: str, games: int | None = None, reference_games: int | None = None, repeat: int = 3):
-    """Yield the benchmark report line by line. `games` / `reference_games` override every
-    configuration's defaults."""
+def decision_times(game: str, setup: SearchSetup, games: int) -> np.ndarray:
+    """Seconds taken by each decision of `setup.searcher` in `games` games against
+    `setup.opponent` (seed 0, games 0, 1, ...; the searcher moves first in even games)."""
+    g = game_registry.get(game)
+    rules = resolve_rules(game, setup.preset)
+    times: list[float] = []
+    for k in range(games):
+        seat = k % 2
+        specs = [setup.opponent, setup.opponent]
+        specs[seat] = setup.searcher
+        bound = lineup(game, specs, 2)
+        kernels = [b.strategy.kernel for b in bound]
+        params = [b.params_array(rules, 2) for b in bound]
+        kernel = kernels[seat]
+
+        def timed(obs, prm, rng, kernel=kernel):
+            if not times:       # the first call may load compiled code: once untimed, on copies
+                kernel(obs.copy(), prm, rng.copy())
+            start = time.perf_counter()
+            i = kernel(obs, prm, rng)
+            times.append(time.perf_counter() - start)
+            return i
+
+        kernels[seat] = timed
+        g.reference_play(rules, 2, 0, k, 1, kernels, params)
+    return np.array(times)
+
+
+def _decision_line(game: str, setup: SearchSetup, games: int) -> str:
+    t = decision_times(game, setup, games) * 1000.0
+    rules = setup.preset or game_registry.get(game).rules.DEFAULT_PRESET
+    head = f"{setup.searcher} against {setup.opponent}, rules {rules}: "
+    if t.size == 0:
+        return head + f"no decision in {games} games"
+    return (head + f"{t.size} decisions in {games} games, ms per decision: mean {t.mean():,.0f}, "
+            f"median {np.median(t):,.0f}, 95th percentile {np.percentile(t, 95):,.0f}, "
+            f"max {t.max():,.0f}")
+
+
+def run(game: str, games: int | None = None, reference_games: int | None = None, repeat: int = 3,
+        search_games: int | None = None):
+    """Yield the benchmark report line by line. `games` / `reference_games` / `search_games`
+    override every configuration's defaults (search_games = 0: no search timing)."""
     game_registry.get(game)
     if game not in SETUPS:
         raise UsageError(f"no benchmark defined for {game}; allowed: {', '.join(SETUPS)}")
@@ -114,3 +175,8 @@ def run(game: str, games: int | None = None, reference_games: int | None = None,
             yield (f"new process, start to first game:    {time.perf_counter() - start:>12.2f} s      "
                    f"(warm compilation cache, interpreter start included)")
     set_threads(available_threads())
+    searches = SEARCHES.get(game, [])
+    if searches and search_games != 0:
+        yield "\nsearch strategies, time per decision (1 thread, every call of the kernel timed)"
+        for setup in searches:
+            yield _decision_line(game, setup, search_games or setup.games)

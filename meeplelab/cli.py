@@ -521,14 +521,19 @@ def position(game, position_file, strategies, seed, plugins, preset, rules_file,
               help="Games for the reference-engine measurement (default: per configuration).")
 @click.option("--repeat", type=click.IntRange(1, 20), default=3, show_default=True,
               help="Measurements per configuration; the best is reported.")
+@click.option("--search-games", type=click.IntRange(0, 10_000), default=None,
+              help="Games in which each search strategy's decisions are timed (default: per "
+                   "configuration, e.g. 6; 0: skip).")
 @friendly
-def bench(game, games, reference_games, repeat):
+def bench(game, games, reference_games, repeat, search_games):
     """Benchmark GAME: games/s of the fast engine and of the reference engine, and their ratio.
 
     Each game has a few configurations (Schotten Totten: random and greedy self-play, base and
     tactics). The first is also measured through the plugin path (every decision through a
     function pointer), on all threads, and for the start-up time of a second process (warm
-    compilation cache). A benchmark, not a test: each figure is the best of --repeat runs.
+    compilation cache). Search strategies (Schotten Totten: flat-mc, ismcts) are timed per
+    decision in whole games against the greedy. A benchmark, not a test: each rate is the best
+    of --repeat runs.
 
     \b
     Examples:
@@ -536,7 +541,8 @@ def bench(game, games, reference_games, repeat):
       meeplelab bench schotten-totten --repeat 1
     """
     from meeplelab import bench as bench_module
-    for line in bench_module.run(game, games=games, reference_games=reference_games, repeat=repeat):
+    for line in bench_module.run(game, games=games, reference_games=reference_games, repeat=repeat,
+                                 search_games=search_games):
         click.echo(line)
 
 

@@ -435,7 +435,8 @@ def test_a_label_parses_back_to_the_same_strategy(k, p):
 
 # ------------------------------------------------------------------ benchmark
 def test_bench_reports_every_configuration_with_rates_and_ratios(cli):
-    result = cli("bench", "schotten-totten", "-n", "300", "--reference-games", "3", "--repeat", "1")
+    result = cli("bench", "schotten-totten", "-n", "300", "--reference-games", "3", "--repeat", "1",
+                 "--search-games", "1")
     assert result.exit_code == 0, result.output
     out = result.stdout
     for title in ("random, random; rules base", "random, random; rules tactics",
@@ -444,6 +445,17 @@ def test_bench_reports_every_configuration_with_rates_and_ratios(cli):
     assert out.count("fast engine, 1 thread:") == 4
     assert out.count("fast (1 thread) / reference:") == 4
     assert out.count("as plugins") == 1 and out.count("start to first game") == 1
+    for searcher in ("flat-mc:sims=100 against greedy", "ismcts against greedy"):
+        line = next(x for x in out.splitlines() if x.startswith(searcher))
+        assert "decisions in 1 games, ms per decision: mean" in line and "max" in line
+
+
+def test_search_decision_times_are_one_per_call_of_the_searchers_kernel():
+    from meeplelab.bench import SearchSetup, decision_times
+    t = decision_times("schotten-totten", SearchSetup("base", "flat-mc:sims=2", "greedy", 2), 2)
+    # the winner of a base game needs 3 formations (9 cards): at least 17 placements per game, about
+    # half of them the searcher's, a few forced (one legal action: no call)
+    assert t.size >= 8 and (t > 0).all()
 
 
 def test_bench_of_an_unknown_game_is_a_usage_error(cli):
