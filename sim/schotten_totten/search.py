@@ -51,8 +51,8 @@ best score exceeds the observed move's score least (`_regret`). On greedy games 
 deals are consistent; the true hand always is. This samples the opponent's hand from (approximately)
 the posterior given its last move instead of the prior. Measured against greedy (base game, sims
 100, prune 8): uniform deals 71.5% [66.9, 75.7] of 400 games, infer 50 80.0% [75.8, 83.6] of 400,
-and deals that give the opponent its TRUE hand (a diagnostic, not a strategy) 87.3% [83.6, 90.2] of
-400: the hidden hand is the main limit, and even knowing it leaves flat search near 87%. With the
+and deals that give the opponent its TRUE hand (a diagnostic, not a strategy) 87.0% [84.5, 89.2] of
+800: the hidden hand is the main limit, and even knowing it leaves flat search near 87%. With the
 pile order known as well, the same search (one playout per candidate: the greedy rollouts are then
 deterministic) wins 97.0% [93.6, 98.6] of 200 games (100% without pruning): the rest of the gap is
 the hidden cards, not luck the search could not act on. Inference from the last 2-3 plays, noisy own
