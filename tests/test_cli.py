@@ -452,10 +452,23 @@ def test_bench_reports_every_configuration_with_rates_and_ratios(cli):
 
 def test_search_decision_times_are_one_per_call_of_the_searchers_kernel():
     from meeplelab.bench import SearchSetup, decision_times
+    from sim import games as game_registry
+    from strategies.play import resolve_rules
+    from strategies.registry import lineup
     t = decision_times("schotten-totten", SearchSetup("base", "flat-mc:sims=2", "greedy", 2), 2)
-    # the winner of a base game needs 3 formations (9 cards): at least 17 placements per game, about
-    # half of them the searcher's, a few forced (one legal action: no call)
-    assert t.size >= 8 and (t > 0).all()
+    assert (t > 0).all()
+    # the same games, the searcher's calls counted: searcher first in game 0, second in game 1
+    rules = resolve_rules("schotten-totten", "base")
+    calls = []
+    for game, specs in ((0, ["flat-mc:sims=2", "greedy"]), (1, ["greedy", "flat-mc:sims=2"])):
+        bound = lineup("schotten-totten", specs, 2)
+        kernels = [b.strategy.kernel for b in bound]
+        seat = game
+        kernel = kernels[seat]
+        kernels[seat] = lambda obs, prm, rng, kernel=kernel: calls.append(1) or kernel(obs, prm, rng)
+        game_registry.get("schotten-totten").reference_play(
+            rules, 2, 0, game, 1, kernels, [b.params_array(rules, 2) for b in bound])
+    assert t.size == len(calls) >= 8
 
 
 def test_bench_of_an_unknown_game_is_a_usage_error(cli):
