@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 # pytest-xdist worker processes (auto: one per core); `make test TEST_WORKERS=0` runs in one
 TEST_WORKERS ?= auto
 
-.PHONY: install test test-fast report report-quick bench clean
+.PHONY: install test test-fast report report-quick bench playthroughs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ report: $(STAMP)
 
 report-quick: $(STAMP)
 	$(BIN)/meeplelab report --quick --output-dir build/report-quick
+
+# rewrite tests/playthroughs/ after an intended change of the rules (then review the diff)
+playthroughs: $(STAMP)
+	MEEPLELAB_REGENERATE_PLAYTHROUGHS=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_playthroughs.py
 
 bench: $(STAMP)
 	$(BIN)/meeplelab bench diamant

@@ -125,7 +125,8 @@ decision (flat-mc: 25 for each of the greedy's 8 best actions; ismcts: 200 itera
 same 8 root actions, with the greedy's 3 best actions at each of its own decisions below and the
 greedy's best reply at the opponent's), and play few games here (each of their games takes about
 half a second on a core, and the whole report should take minutes, not hours), hence their wide
-intervals. A longer run at the default budgets (800 playouts per decision):
+intervals. A longer run at 800 playouts per play decision (flat-mc's default: 100 for each of the
+greedy's 8 best actions; ismcts's default is 1000 iterations):
 `meeplelab tournament schotten-totten -s flat-mc -s ismcts:iters=800 -n 200`.
 
 {markdown_table(key)}

@@ -268,7 +268,8 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, progre
     """Play seeded games of GAME and print a per-seat table.
 
     Each row: strategy, mean final score ± standard error, win share with a 95% Wilson
-    interval (ties split the win). Seat 0 is the first player. Ctrl-C keeps the games that
+    interval (ties split the win). Seat 0 is the first player (unless a rule draws it, as
+    Schotten Totten's first_player=random). Ctrl-C keeps the games that
     finished and says so.
 
     \b
@@ -532,8 +533,8 @@ def bench(game, games, reference_games, repeat, search_games):
     tactics). The first is also measured through the plugin path (every decision through a
     function pointer), on all threads, and for the start-up time of a second process (warm
     compilation cache). Search strategies (Schotten Totten: flat-mc, ismcts) are timed per
-    decision in whole games against the greedy. A benchmark, not a test: each rate is the best
-    of --repeat runs.
+    decision in whole games against the greedy. A benchmark, not a test: each fast-engine rate
+    is the best of --repeat runs (the reference engine's, far slower, is one run).
 
     \b
     Examples:

@@ -19,24 +19,26 @@ class Game:
     max_players: int
     default_players: int
     summary: str
+    playthrough: Callable         # (rules, players, seed, game, kernels, params) -> text of one game
     extra_labels: dict = dataclasses.field(default_factory=dict)   # column -> {code: label}
 
 
 def _diamant() -> Game:
-    from .diamant import fast, reference
+    from .diamant import fast, playthrough, reference
     from .diamant.rules import MAX_PLAYERS, DiamantRules
     return Game("diamant", "Diamant (Moon & Faidutti, 2005)", DiamantRules, reference.play_batch,
                 fast.play_batch, reference.EXTRAS, 1, MAX_PLAYERS, 4,
-                "push-your-luck cave exploration; when to leave the cave")
+                "push-your-luck cave exploration; when to leave the cave", playthrough.playthrough)
 
 
 def _schotten_totten() -> Game:
-    from .schotten_totten import fast, reference
+    from .schotten_totten import fast, playthrough, reference
     from .schotten_totten.rules import SchottenTottenRules
     return Game("schotten-totten", "Schotten Totten (Knizia, 1999), with tactic cards",
                 SchottenTottenRules, reference.play_batch, fast.play_batch, reference.EXTRAS,
-                2, 2, 2, "two-player border war of poker-like formations; seat 0 moves first; "
-                "score 1 for a win, 0 for a loss",
+                2, 2, 2, "two-player border war of poker-like formations; seat 0 moves first "
+                "(unless first_player=random); score 1 for a win, 0 for a loss",
+                playthrough.playthrough,
                 {"end": {code: name for name, code in reference.END_CODES.items()}})
 
 

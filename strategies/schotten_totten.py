@@ -66,9 +66,10 @@ _PRUNE = Param("prune", 8, "at a play decision, search only the prune best actio
 register(GAME, "flat-mc", _compiled(S.flat_mc_policy), native=K.FLAT_MC, stochastic=True,
          doc="Flat Monte-Carlo: each candidate action is played out sims times to the end of the "
              "game, each playout on a determinization (the opponent's hand and the pile order "
-             "dealt uniformly from the cards the seat cannot see, with the right hand and pile "
-             "sizes), with the fast engine's rules as forward model and the rollout policy for "
-             "both seats; the best mean result wins (win 1, draw 0.5). Playout i of every "
+             "dealt from the cards the seat cannot see, with the right hand and pile sizes; in "
+             "the base game the opponent's hand is inferred from its last play, see infer), "
+             "with the fast engine's rules as forward model and the rollout policy for both "
+             "seats; the best mean result wins (win 1, draw 0.5). Playout i of every "
              "candidate uses the same deal (common random numbers). All randomness comes from "
              "the strategy's own stream. See sim/schotten_totten/search.py.",
          params=[Param("sims", 100, "playouts per candidate action", 1, 1_000_000),

@@ -9,12 +9,15 @@ Seat 0 moves first by default (rule `first_player = "seat0"`).
 """
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from sim.core.batch import StrategyError
 from sim.core.errors import UsageError
 from sim.core.rng import KeyedRng, deck_stream
 from sim.schotten_totten import cards as C
+from sim.schotten_totten import fast, policies
+from sim.schotten_totten import reference
 from sim.schotten_totten.notation import Position, format_position, parse_position, who_can_claim
 from sim.schotten_totten.reference import (CLAIM, DESERTER, DRAW, END_CLAIMS, PASS, PHASE_CLAIM, PHASE_PLAY,
                                            PLAY, REDEPLOY, RETURN, SCOUT, TRAITOR, Action, Game, RandomPolicy,
@@ -301,6 +304,11 @@ def test_first_player_is_seat_0_unless_random():
     assert set(firsts) == {0, 1}
     assert firsts == [KeyedRng(5, g, deck_stream(2)).below(2) for g in range(40)]
     assert play_game(rules(), 5, 0, [RandomPolicy(), RandomPolicy()]).first == 0
+    # the per-game column `first` says who started, in both engines
+    kernels, params = [policies.random_policy] * 2, [np.zeros(1)] * 2
+    for r_, want in ((rules(), [0] * 40), (r, firsts)):
+        for engine in (reference.play_batch, fast.play_batch):
+            assert engine(r_, 2, 5, 0, 40, kernels, params).extras["first"].tolist() == want
 
 
 def test_deal_and_the_two_deck_streams():
@@ -732,7 +740,7 @@ def test_play_batch_shape():
     b = play_policy_batch(rules("tactics"), 3, 10, 4, [RandomPolicy(), RandomPolicy()])
     assert b.scores.shape == (4, 2) and (b.shares.sum(axis=1) == 1).all()
     assert set(b.extras) == {"cards_played", "turns", "end", "proof_claims", "tactics_drawn0",
-                             "tactics_drawn1", "tactics_played0", "tactics_played1"}
+                             "tactics_drawn1", "tactics_played0", "tactics_played1", "first"}
 
 
 # ================================================================ notation

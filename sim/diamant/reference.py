@@ -235,8 +235,11 @@ class Game:
         return obs
 
 
-def play_game(rules: DiamantRules, players: int, seed: int, game: int, kernels, params) -> Game:
-    """Play one whole game; `kernels[seat](obs, params[seat], rng) -> 0 (continue) or 1 (leave)`."""
+def play_game(rules: DiamantRules, players: int, seed: int, game: int, kernels, params,
+              on_decision=None, after_round=None) -> Game:
+    """Play one whole game; `kernels[seat](obs, params[seat], rng) -> 0 (continue) or 1 (leave)`.
+    Observers (see playthrough.py): `on_decision(game, seat, leaves)` after each decision,
+    `after_round(game)` after each round."""
     g = Game(rules, players, seed, game)
     rngs = [new_state(seed, game, player_stream(p)) for p in range(players)]
 
@@ -250,10 +253,14 @@ def play_game(rules: DiamantRules, players: int, seed: int, game: int, kernels, 
         if action not in (O.CONTINUE, O.LEAVE):
             raise StrategyError(seat, game, where, f"returned illegal action {action!r} "
                                 f"(allowed: 0 = continue, 1 = leave)")
+        if on_decision is not None:
+            on_decision(state, seat, action == O.LEAVE)
         return action == O.LEAVE
 
     for _ in range(rules.rounds):
         g.play_round(decide)
+        if after_round is not None:
+            after_round(g)
     return g
 
 

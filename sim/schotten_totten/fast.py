@@ -21,8 +21,9 @@ Design:
     CALL_STOP), and is resumed with the chosen index. `play_batch` plays through it, and the
     search strategies (search.py) use the same function as their forward model on states they
     rebuild from an observation, so their simulations follow exactly these rules.
-  - the claim proof is `cards.best_key` / `cards.wins_stone` on bit masks: the hidden clan cards
-    (piles and both hands) are one 54-bit mask (colour c, value v at bit 9 c + v - 1), a side is
+  - the claim proof here (`best_key` / `beats`; the reference engine's `cards.best_key` /
+    `cards.wins_stone` work on card lists) works on bit masks: the hidden clan cards (piles and
+    both hands) are one 54-bit mask (colour c, value v at bit 9 c + v - 1), a side is
     summarised by its clan values / colours masks and its morale cards. The proof only needs
     whether some completion of the opponent's side beats the claimer's formation, so it stops at
     the first one that does (categories strongest first), which is the common case; the strength
@@ -73,7 +74,8 @@ PS_HAND_CLAN, PS_HAND_TACTIC, PS_TACTICS, PS_CHIEF, PS_HELD, PS_DRAWN, PS_PLAYED
 # columns of the W_STATE row: the turn machine's scalars between two calls of `run`
 (S_STAGE, S_SEAT, S_TO_MOVE, S_TURNS, S_CLOCK, S_N_DISCARD, S_C_HEAD, S_C_TAIL, S_T_HEAD, S_T_TAIL,
  S_HIDDEN, S_OPEN, S_PREV_IDLE, S_CLAIMED_NOW, S_DREW, S_PLAYED_PASS, S_SCOUT_LEFT, S_RET_TOTAL,
- S_RET_DONE, S_CARDS_PLAYED, S_PROOF_CLAIMS, S_WINNER, S_END, S_N_LEGAL, S_DK, S_IDX, S_SIZE) = range(27)
+ S_RET_DONE, S_CARDS_PLAYED, S_PROOF_CLAIMS, S_WINNER, S_END, S_N_LEGAL, S_DK, S_IDX, S_FIRST,
+ S_SIZE) = range(28)
 # what `run` returns, besides n > 0 (a decision it does not take itself)
 RUN_END, RUN_ILLEGAL, RUN_ENDLESS = 0, -1, -2
 END_ADJACENT, END_FIVE, END_BLOCKED = 0, 1, 2     # S_END, as reference.END_CODES
@@ -509,7 +511,7 @@ def new_game(work, streams, r, seed, game):
         streams[p] = stream_key(seed, game, PLAYER_STREAM_BASE + p)
     state[:] = 0
     state[S_STAGE] = ST_START
-    state[S_TO_MOVE] = to_move
+    state[S_TO_MOVE] = state[S_FIRST] = to_move
     state[S_C_HEAD], state[S_C_TAIL] = 2 * hand_size, N_CLAN
     state[S_T_HEAD], state[S_T_TAIL] = 0, t_tail
     state[S_HIDDEN] = CLAN_ALL     # clan cards in a pile or a hand (what the proof may not rule out)
@@ -1021,6 +1023,7 @@ def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, stream
         for p in range(2):
             extras[row, 4 + p] = work[W_PER_SEAT, PS_DRAWN + p]
             extras[row, 6 + p] = work[W_PER_SEAT, PS_PLAYED + p]
+        extras[row, 8] = state[S_FIRST]   # not the vector's copy: a strategy may write there
 
 
 @njit(parallel=True, cache=True, nogil=True)

@@ -774,18 +774,20 @@ def play_match(rules: SchottenTottenRules, seed: int, first_game: int, n_games: 
 
 # per-game result columns of `play_batch`, and the codes of the "end" column; tactics_drawn0/1 and
 # tactics_played0/1 are bit masks (bit i: tactic card 54 + i, cards.py) of the tactic cards seat 0 / 1
-# drew (Scout draws included; a card the Scout returned may be drawn again, by either seat) and played
+# drew (Scout draws included; a card the Scout returned may be drawn again, by either seat) and played;
+# first is the seat that moved first (0 unless first_player = "random")
 EXTRAS = ("cards_played", "end", "turns", "proof_claims", "tactics_drawn0", "tactics_drawn1",
-          "tactics_played0", "tactics_played1")
+          "tactics_played0", "tactics_played1", "first")
 END_CODES = {"adjacent": 0, "five": 1, "blocked": 2}   # == END_KINDS.index; when one claim makes
 # both 3 adjacent and 5 stones, the end is "adjacent" (checked first)
 
 
 def _extras_row(g: Game) -> tuple:
     """cards played from hand, end code, turns, stones claimed by proof (the opponent's side at
-    that stone not complete yet), the tactic cards each seat drew and played (bit masks)."""
+    that stone not complete yet), the tactic cards each seat drew and played (bit masks), the
+    seat that moved first."""
     return (g.cards_played, END_CODES[g.end], g.turns, g.proof_claims, *g.drawn_tactics,
-            *g.played_tactics)
+            *g.played_tactics, g.first)
 
 
 def play_policy_batch(rules: SchottenTottenRules, seed: int, first_game: int, n_games: int,
@@ -806,10 +808,13 @@ def play_policy_batch(rules: SchottenTottenRules, seed: int, first_game: int, n_
     return Batch(first_game, scores, shares, extras)
 
 
-def play_kernel_game(rules: SchottenTottenRules, seed: int, game: int, kernels, params) -> Game:
+def play_kernel_game(rules: SchottenTottenRules, seed: int, game: int, kernels, params,
+                     on_decision=None, after_turn=None) -> Game:
     """One game between strategies of the strategy API (`kernel(obs, params, rng) -> index of a
     legal action`, observation.py), each drawing from its seat's own stream; returns the ended
-    `Game`. Kernels are called only when there are two or more legal actions."""
+    `Game`. Kernels are called only when there are two or more legal actions. Observers (see
+    playthrough.py): `on_decision(seat, phase, legal, action)` after each decision,
+    `after_turn(game)` after each turn."""
     g = Game(rules, seed, game)
     rngs = [new_state(seed, game, player_stream(seat)) for seat in (0, 1)]
 
@@ -822,11 +827,15 @@ def play_kernel_game(rules: SchottenTottenRules, seed: int, game: int, kernels, 
             raise StrategyError(seat, game, where, f"raised {type(e).__name__}: {e}") from e
         if not isinstance(i, (int, np.integer)) or not 0 <= i < len(legal):
             raise StrategyError(seat, game, where, illegal_message(i, len(legal)))
+        if on_decision is not None:
+            on_decision(seat, phase, legal, legal[i])
         return legal[i]
 
     limit = 10_000
     while not g.over:
         g.play_turn(decide)
+        if after_turn is not None:
+            after_turn(g)
         if g.turns > limit:
             raise RuntimeError(f"game {game} did not end after {limit} turns")
     return g
@@ -841,8 +850,8 @@ def play_batch(rules: SchottenTottenRules, players: int, seed: int, first_game: 
     """Independent games (each started by the rules' first player) between strategies of the
     strategy API (see `play_kernel_game`); `players` must be 2. Scores: 1 to the winner, 0 to the
     loser (0 and 0 after a draw, shares 0.5 each); extras (`EXTRAS`): cards played from hand, end
-    (`END_CODES`), turns, stones claimed by proof before the opponent completed their side, and the
-    bit masks of the tactic cards each seat drew and played."""
+    (`END_CODES`), turns, stones claimed by proof before the opponent completed their side, the
+    bit masks of the tactic cards each seat drew and played, and the seat that moved first."""
     if players != 2:
         raise UsageError(f"schotten-totten is a 2-player game, not {players} players")
     scores = np.zeros((n_games, 2), np.int64)

@@ -42,8 +42,9 @@ class SchottenTottenRules(RuleSet):
     no_play: str = param("pass", "A player with no legal placement (no room, or no card they may play) "
                          "passes the play step, then claims and draws as usual; or the game ends at "
                          "once as a blocked game.", choices=("pass", "blocked"), ruling=True)
-    blocked_game: str = param("more-stones", "A blocked game (neither player can play or claim): the "
-                              "player holding more stones wins, equal stones is a draw; or always a draw.",
+    blocked_game: str = param("more-stones", "A blocked game (two turns in a row change nothing: no "
+                              "card played, claimed or drawn; or no_play = blocked): the player holding "
+                              "more stones wins, equal stones is a draw; or always a draw.",
                               choices=("more-stones", "draw"), ruling=True)
     first_player: str = param("seat0", "Who starts a single game: seat 0 (simulations) or a random seat "
                               "(the rulebook). In a match the winner of the previous game starts.",

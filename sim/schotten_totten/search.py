@@ -96,8 +96,8 @@ is modelled as the greedy, as in the rollouts; 0: as many as inner). Against gre
 swapped on the same deals): 200 iterations, 200 games (±6.5 points each): replies 1 72.0%, 2 65.0%,
 3 68.5%; 800 iterations, 400 games: replies 1 77.3% [72.9, 81.1], 3 72.0% [67.4, 76.2] (paired
 difference +5.3 ± 2.8 points). Against flat-mc it does not help: at 200 playouts per decision
-replies 1 won 48.0% [41.2, 54.9] of 200 games against flat-mc:sims=25 (replies 3 in the ladder:
-46.7% of 60); at 800, ismcts:iters=800 won 42.5% [35.9, 49.4] of 200 games against flat-mc:sims=100
+replies 1 won 48.0% [41.2, 54.9] of 200 games against flat-mc:sims=25 (46.7% of 60 in the
+ladder); at 800, ismcts:iters=800 won 42.5% [35.9, 49.4] of 200 games against flat-mc:sims=100
 with replies 1 and 47.5% [40.7, 54.4] with replies 3 (same deals). The greedy model of the opponent
 pays against the greedy; against flat-mc the two differ by less than their intervals.
 """

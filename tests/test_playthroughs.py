@@ -1,0 +1,62 @@
+"""Seeded playthroughs, as OpenSpiel keeps them: one recorded game per game and rule preset,
+played by the reference engine and compared line by line with tests/playthroughs/.
+
+A difference means that the rules, the deal or the random streams now do something else. If that
+is intended, regenerate the files with `make playthroughs` and review their diff like code.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+
+import pytest
+
+from sim import games
+from strategies.registry import lineup
+
+DIR = Path(__file__).parent / "playthroughs"
+REGENERATE = os.environ.get("MEEPLELAB_REGENERATE_PLAYTHROUGHS") == "1"
+SEED, GAME = 20261201, 7
+# fixed, simple strategies: the files should change when the rules change, not when a
+# heuristic is retuned
+LINEUPS = {"diamant": ["leave-after-hazards:k=1", "leave-after-hazards:k=2", "leave-at-gems:t=12",
+                       "random-leave:p=0.2"],
+           "schotten-totten": ["random", "random"]}
+SOLO = {("diamant", "solo"): ["leave-after-hazards:k=2"]}
+CASES = [(name, preset) for name in games.names() for preset in games.get(name).rules.PRESETS]
+
+
+def record(name: str, preset: str) -> str:
+    g = games.get(name)
+    rules = g.rules.preset(preset)
+    specs = SOLO.get((name, preset), LINEUPS[name])
+    bound = lineup(name, specs, len(specs))
+    kernels = [b.strategy.kernel for b in bound]
+    params = [b.params_array(rules, len(bound)) for b in bound]
+    head = (f"# {name} playthrough: preset {preset}, seed {SEED}, game {GAME}, reference engine\n"
+            f"# seats: {', '.join(b.label for b in bound)}\n")
+    return head + g.playthrough(rules, len(bound), SEED, GAME, kernels, params)
+
+
+@pytest.mark.parametrize("name,preset", CASES)
+def test_playthrough_is_unchanged(name, preset):
+    path = DIR / f"{name}-{preset}.txt"
+    text = record(name, preset)
+    if REGENERATE:
+        DIR.mkdir(exist_ok=True)
+        path.write_text(text)
+    assert path.exists(), f"{path} is missing: run `make playthroughs`"
+    want = path.read_text()
+    if text != want:
+        diff = "".join(list(difflib.unified_diff(want.splitlines(True), text.splitlines(True),
+                                                 str(path), "now", n=2))[:60])
+        pytest.fail(f"the playthrough changed (if intended: `make playthroughs`, then review):\n{diff}")
+    assert "# end:" in text.splitlines()[-1]
+
+
+def test_every_game_and_preset_has_a_playthrough_and_no_other():
+    """A new game needs a lineup here; a preset removed leaves no stale file (runs after the
+    regeneration above)."""
+    assert set(LINEUPS) == set(games.names())
+    assert sorted(DIR.glob("*.txt")) == sorted(DIR / f"{n}-{p}.txt" for n, p in CASES)
