@@ -512,6 +512,65 @@ def position(game, position_file, strategies, seed, plugins, preset, rules_file,
         click.echo(picks.to_string(index=False))
 
 
+@main.command(context_settings=CONTEXT)
+@click.argument("game")
+@click.option("-s", "--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
+              help="Strategy for a seat: once for every seat, or once per seat in seat order.")
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players (default: the number of -s given, or the game's usual count).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Seed of the run the game belongs to.")
+@click.option("--game", "game_index", type=click.IntRange(0, 2**62), default=0, show_default=True,
+              help="Index of the game in that run (0 is the first).")
+@click.option("--plugin", "plugins", multiple=True, type=click.Path(dir_okay=False),
+              metavar="FILE.py", help="Load strategies from a Python file (repeatable).")
+@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), metavar="FILE.txt",
+              help="Write the record to this file (default: standard output).")
+@rules_options
+@friendly
+def playthrough(game, strategies, players, seed, game_index, plugins, output_file, preset,
+                rules_file, assignments):
+    """Print one seeded game, decision by decision.
+
+    The game is game --game of a `run` with the same seed, strategies and rules, played by the
+    reference engine: the way to look at a game a run or an error message points to. Diamant:
+    one line per decision (the path so far, the gems carried, the choice), the chests after
+    each round. Schotten Totten: each decision (with how many actions were legal) and the whole
+    position after each turn, hands and piles included, in the notation `meeplelab position`
+    reads.
+
+    \b
+    Examples:
+      meeplelab playthrough schotten-totten -s greedy -s flat-mc --seed 1 --game 17
+      meeplelab playthrough diamant --players 4 -s leave-after-hazards:k=2 --game 3
+      meeplelab playthrough schotten-totten --preset tactics -s random -o game.txt
+    """
+    from strategies.play import StrategyFailure, playthrough as record, resolve_rules
+    from strategies.registry import lineup as make_lineup
+    g = game_registry.get(game)
+    if output_file:
+        out.check_writable(output_file)
+    rules = resolve_rules(game, preset, rules_file, assignments)
+    _load_plugins(plugins)
+    lineup = make_lineup(game, list(strategies), _resolve_players(g, players, strategies))
+    head = (f"# {game}, rules {_rules_label(g.rules, preset)}, seed {seed}, game {game_index}\n"
+            f"# seats: {', '.join(b.label for b in lineup)}\n")
+    try:
+        text = record(game, rules, lineup, seed=seed, game_index=game_index)
+    except StrategyFailure as e:     # show the game up to the failing decision, then the error
+        text = e.record + f"# stopped: {e}\n"
+        if output_file:
+            out.write_text(output_file, head + text)
+        else:
+            click.echo(head + text, nl=False)
+        raise
+    if output_file:
+        out.write_text(output_file, head + text)
+        click.echo(f"wrote {output_file}", err=True)
+    else:
+        click.echo(head + text, nl=False)
+
+
 # ------------------------------------------------------------------ benchmark
 @main.command(context_settings=CONTEXT)
 @click.argument("game")

@@ -28,7 +28,9 @@ REFERENCE_CHUNK = 512
 
 
 class StrategyFailure(UsageError):
-    """A strategy raised or returned an illegal action; the message says how to replay it."""
+    """A strategy raised or returned an illegal action; the message says how to replay it.
+    `record`: from `playthrough`, the game up to the failing decision."""
+    record = ""
 
 
 def resolve_rules(game: str, preset: str | None = None, rules_file: str | None = None,
@@ -82,14 +84,18 @@ def choose_engine(lineup: list[Bound], engine: str = "auto") -> str:
     return "fast"
 
 
+def _check_players(g, rules, players: int) -> None:
+    if not g.min_players <= players <= g.max_players:
+        raise UsageError(f"{g.name}: {players} players; the engine plays {g.min_players} to {g.max_players}")
+    rules.check_players(players)
+
+
 def batch_player(game: str, rules, lineup: list[Bound], seed: int, engine: str = "auto"
                  ) -> tuple[Callable[[int, int], Batch], str]:
     """A `play_batch(first_game, n)` closure for the runner, and the engine it uses."""
     g = game_registry.get(game)
     players = len(lineup)
-    if not g.min_players <= players <= g.max_players:
-        raise UsageError(f"{game}: {players} players; the engine plays {g.min_players} to {g.max_players}")
-    rules.check_players(players)
+    _check_players(g, rules, players)
     engine = choose_engine(lineup, engine)
     kernels = [b.strategy.kernel for b in lineup]
     params = [b.params_array(rules, players) for b in lineup]
@@ -121,7 +127,9 @@ def _failure(game: str, lineup: list[Bound], seed: int, e: StrategyError) -> Str
     return StrategyFailure(
         f"strategy {who.label!r} ({who.strategy.origin}) in seat {e.seat} failed: {e.cause}; "
         f"at {e.decision} of game index {e.game}, seed {seed}. Replay that game with "
-        f"`--seed {seed}` and the same strategies: it is game {e.game} of the run.")
+        f"`--seed {seed}` and the same strategies: it is game {e.game} of the run; "
+        f"`meeplelab playthrough {game} {' '.join('-s ' + b.label for b in lineup)} "
+        f"--seed {seed} --game {e.game}` (and the same rules) shows it decision by decision.")
 
 
 def play(game: str, rules, lineup, *, games: int, seed: int = 0, first_game: int = 0,
@@ -163,3 +171,22 @@ def per_game_frame(batch: Batch, game_extras, labels: dict | None = None) -> pd.
         values = batch.extras[key]
         cols[key] = [labels[key][v] for v in values.tolist()] if key in labels else values
     return pd.DataFrame(cols)
+
+
+def playthrough(game: str, rules, lineup, *, seed: int = 0, game_index: int = 0) -> str:
+    """One seeded game as readable text (every decision; Schotten Totten adds the position after
+    each turn), played by the reference engine: the same game as game `game_index` of a run
+    with this seed. `lineup` is a list of Bound or of strategy specs."""
+    if lineup and isinstance(lineup[0], str):
+        lineup = make_lineup(game, list(lineup), len(lineup))
+    g = game_registry.get(game)
+    players = len(lineup)
+    _check_players(g, rules, players)
+    kernels = [b.strategy.kernel for b in lineup]
+    params = [b.params_array(rules, players) for b in lineup]
+    try:
+        return g.playthrough(rules, players, seed, game_index, kernels, params)
+    except StrategyError as e:
+        failure = _failure(game, lineup, seed, e)
+        failure.record = e.record
+        raise failure from None

@@ -222,6 +222,47 @@ def test_tournament_writes_table_head_to_head_and_sidecar(cli, tmp_path):
     assert side["rules"] == DiamantRules.preset().to_dict()
 
 
+# ------------------------------------------------------------------ playthrough
+def test_playthrough_is_the_game_of_the_run_with_that_seed_and_index(cli, tmp_path):
+    """The reference engine's record of game 9 ends as row 9 of a run on the fast engine."""
+    lineup = ["-s", "greedy", "-s", "random"]
+    assert cli("run", "schotten-totten", *lineup, "-n", 12, "--seed", 5, "-o", "r.csv",
+               "--per-game").exit_code == 0
+    row = pd.read_csv(tmp_path / "r-games.csv").iloc[9]
+    result = cli("playthrough", "schotten-totten", *lineup, "--seed", 5, "--game", 9)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == "# schotten-totten, rules base, seed 5, game 9"
+    assert lines[1].startswith("# seats: greedy:pen=100,") and lines[1].endswith(", random")
+    how = "draw" if row.winner == -1 else f"seat {row.winner} wins"
+    assert lines[-1].startswith(f"# end: {how} ({row.end}), stones ")
+    assert f"{row.cards_played} cards played in {row.turns} turns" in lines[-1]
+    assert sum(line.startswith("seat ") for line in lines) >= row.cards_played   # every decision
+    # and to a file, atomically; Diamant too
+    result = cli("playthrough", "diamant", "--players", 3, "-s", "leave-after-hazards:k=2",
+                 "--seed", 2, "--game", 4, "-o", "d.txt")
+    assert result.exit_code == 0 and files_in(tmp_path) == ["d.txt", "r-games.csv", "r.csv", "r.json"]
+    assert cli("run", "diamant", "--players", 3, "-s", "leave-after-hazards:k=2", "-n", 5,
+               "--seed", 2, "-o", "d.csv", "--per-game").exit_code == 0
+    scores = pd.read_csv(tmp_path / "d-games.csv").iloc[4][["score_0", "score_1", "score_2"]]
+    assert (tmp_path / "d.txt").read_text().splitlines()[-1].startswith(
+        f"# end: scores {[int(x) for x in scores]}")
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["playthrough", "diamnt", "-s", "random"], ["unknown game 'diamnt'"]),
+    (["playthrough", "schotten-totten"], ["no strategy given"]),
+    (["playthrough", "schotten-totten", "-s", "greedyy"], ["unknown schotten-totten strategy 'greedyy'"]),
+    (["playthrough", "schotten-totten", "--players", 3, "-s", "random"], ["3 players", "2 to 2"]),
+    (["playthrough", "schotten-totten", "-s", "random", "--preset", "tactic"], ["did you mean 'tactics'"]),
+    (["playthrough", "schotten-totten", "-s", "random", "--game", -1], ["--game"]),
+    (["playthrough", "schotten-totten", "-s", "random", "-o", "missing/x.txt"], ["missing"]),
+])
+def test_playthrough_bad_input_is_a_clear_usage_error(cli, tmp_path, args, fragments):
+    assert_usage_error(cli(*args), *fragments)
+    assert files_in(tmp_path) == []
+
+
 # ------------------------------------------------------------------ bad input: exit 2
 @pytest.mark.parametrize("args, fragments", [
     (["run", "diamnt", "-s", "always-continue"], ["unknown game 'diamnt'", "did you mean 'diamant'"]),
@@ -375,20 +416,25 @@ def test_ctrl_c_keeps_the_finished_games_and_says_so(tmp_path):
 
 def test_ctrl_c_while_a_chunk_is_being_written_keeps_it_whole(cli, tmp_path, monkeypatch):
     """Deterministic version of the race above: SIGINT arrives inside the per-game writer."""
-    import os
     import strategies.play
     real = strategies.play.per_game_frame
     calls = []
+    # Ctrl-C as a terminal delivers it, whatever an earlier test in this worker left installed
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def interrupted_frame(batch, extras, labels=None):
         calls.append(batch.first_game)
         if len(calls) == 2:
-            os.kill(os.getpid(), signal.SIGINT)     # Ctrl-C half-way through chunk 2's rows
+            # to this thread, now (os.kill may wake another thread, and the handler run late)
+            signal.raise_signal(signal.SIGINT)     # Ctrl-C half-way through chunk 2's rows
         return real(batch, extras, labels)
 
     monkeypatch.setattr(strategies.play, "per_game_frame", interrupted_frame)
-    result = cli("run", "diamant", "-s", "always-continue", "-n", 5000, "--chunk", 1000,
-                 "-o", "out.csv", "--per-game")
+    try:
+        result = cli("run", "diamant", "-s", "always-continue", "-n", 5000, "--chunk", 1000,
+                     "-o", "out.csv", "--per-game")
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert result.exit_code == 130 and "interrupted" in result.stderr
     assert calls == [0, 1000]
     side = read_json(tmp_path / "out.json")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from sim import games
+from strategies.play import playthrough
 from strategies.registry import lineup
 
 DIR = Path(__file__).parent / "playthroughs"
@@ -28,15 +29,12 @@ CASES = [(name, preset) for name in games.names() for preset in games.get(name).
 
 
 def record(name: str, preset: str) -> str:
-    g = games.get(name)
-    rules = g.rules.preset(preset)
+    rules = games.get(name).rules.preset(preset)
     specs = SOLO.get((name, preset), LINEUPS[name])
     bound = lineup(name, specs, len(specs))
-    kernels = [b.strategy.kernel for b in bound]
-    params = [b.params_array(rules, len(bound)) for b in bound]
     head = (f"# {name} playthrough: preset {preset}, seed {SEED}, game {GAME}, reference engine\n"
             f"# seats: {', '.join(b.label for b in bound)}\n")
-    return head + g.playthrough(rules, len(bound), SEED, GAME, kernels, params)
+    return head + playthrough(name, rules, bound, seed=SEED, game_index=GAME)
 
 
 @pytest.mark.parametrize("name,preset", CASES)

@@ -202,6 +202,15 @@ def test_misbehaving_strategy_names_strategy_decision_seed_and_game(cli, tmp_pat
         play("diamant", rules, bound, games=1, first_game=game, seed=7)
     assert found.group(0) in str(replay.value)
 
+    # the message gives the command that shows the game; it prints the record up to the failure
+    command = re.search(r"`meeplelab (playthrough [^`]*)`", message).group(1).split()
+    assert command[-4:] == ["--seed", "7", "--game", str(game)]
+    shown = cli(*command[:2], "--plugin", "bad.py", *command[2:])
+    assert shown.exit_code == 2 and found.group(0) in shown.stderr
+    record = shown.stdout.splitlines()
+    assert record[-1].startswith(f"# stopped: strategy '{name}'") and found.group(0) in record[-1]
+    assert len(record) > 3 and record[2].startswith("round 0 | path")
+
 
 # ------------------------------------------------------------------ entry-point plugins
 @pytest.fixture

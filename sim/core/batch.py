@@ -41,4 +41,5 @@ class StrategyError(RuntimeError):
 
     def __init__(self, seat: int, game: int, decision: str, cause: str):
         self.seat, self.game, self.decision, self.cause = seat, game, decision, cause
+        self.record = ""    # a playthrough's text up to the failing decision
         super().__init__(f"seat {seat}, game index {game}, {decision}: {cause}")

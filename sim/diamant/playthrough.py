@@ -8,6 +8,7 @@ the streams shows up there, decision by decision.
 """
 from __future__ import annotations
 
+from ..core.batch import StrategyError
 from .reference import play_game
 from .rules import DiamantRules
 
@@ -26,7 +27,11 @@ def playthrough(rules: DiamantRules, players: int, seed: int, game: int, kernels
         lines.append(f"# after round {g.round - 1}: chests {g.chest}, artifact points "
                      f"{g.artifact_points}, disasters {g.disasters}")
 
-    g = play_game(rules, players, seed, game, kernels, params, on_decision, after_round)
+    try:
+        g = play_game(rules, players, seed, game, kernels, params, on_decision, after_round)
+    except StrategyError as e:     # keep the record up to the failing decision
+        e.record = "\n".join(lines) + "\n"
+        raise
     lines.append(f"# end: scores {g.scores()}, win shares {g.win_shares()}, "
                  f"{g.cards_revealed} cards revealed")
     return "\n".join(lines) + "\n"

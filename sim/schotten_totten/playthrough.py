@@ -8,6 +8,7 @@ the rules do, in the deal or in the streams shows up there, turn by turn.
 """
 from __future__ import annotations
 
+from ..core.batch import StrategyError
 from ..core.errors import UsageError
 from .notation import format_position
 from .reference import play_kernel_game
@@ -31,7 +32,11 @@ def playthrough(rules: SchottenTottenRules, players: int, seed: int, game: int, 
             lines.append(f"# turn {g.turns}")
 
     lines.append("# turn 0")
-    g = play_kernel_game(rules, seed, game, kernels, params, on_decision, after_turn)
+    try:
+        g = play_kernel_game(rules, seed, game, kernels, params, on_decision, after_turn)
+    except StrategyError as e:     # keep the record up to the failing decision
+        e.record = "\n".join(lines) + "\n"
+        raise
     how = "draw" if g.winner == -1 else f"seat {g.winner} wins"
     lines.append(f"# end: {how} ({g.end}), stones {g.stones_of(0)}-{g.stones_of(1)}, "
                  f"{g.cards_played} cards played in {g.turns} turns, seat {g.first} moved first")
