@@ -1,7 +1,8 @@
 """`meeplelab bench`: games per second of the engines, and the ratios that matter.
 
-Measured, never asserted: tests do not time anything. Each figure is the best of `repeat`
-runs (the least disturbed by other work on the machine).
+Measured, never asserted: tests do not time anything. Each fast-engine rate is the best of
+`repeat` runs (the least disturbed by other work on the machine); the reference engine's rate
+and the start-up time are one run each.
 
 A game's benchmark is a list of configurations (rules preset, strategies, games to time). The
 first one is the headline: it is also timed through the plugin path (every decision through a

@@ -500,12 +500,11 @@ def position(game, position_file, strategies, seed, plugins, preset, rules_file,
     p = notation.parse_position(text)
     if preset is None and rules_file is None and positions.shows_tactic_cards(p):
         preset = "tactics"
-    rules_set = game_registry.get(game).rules
     rules = resolve_rules(game, preset, rules_file, assignments)
     table = positions.stone_table(p)
     _load_plugins(plugins)
     picks = positions.choices(p, list(strategies), rules, seed) if strategies else None
-    click.echo(f"{game} position, rules {_rules_label(rules_set, preset)}; seat {p.turn} to move")
+    click.echo(f"{game} position, rules {_rules_label(rules, preset)}; seat {p.turn} to move")
     click.echo(table.to_string(index=False))
     if picks is not None:
         click.echo("")
@@ -532,8 +531,10 @@ def playthrough(game, strategies, players, seed, game_index, plugins, output_fil
                 rules_file, assignments):
     """Print one seeded game, decision by decision.
 
-    The game is game --game of a `run` with the same seed, strategies and rules, played by the
-    reference engine: the way to look at a game a run or an error message points to. Diamant:
+    The game is game --game of a `run` with the same seed, strategies, players and rules, played
+    by the reference engine: the way to look at a game a run or an error message points to
+    (strategies that keep state from game to game, which a plugin could, may play it otherwise
+    here, since the earlier games are not played). Diamant:
     one line per decision (the path so far, the gems carried, the choice), the chests after
     each round. Schotten Totten: each decision (with how many actions were legal) and the whole
     position after each turn, hands and piles included, in the notation `meeplelab position`
@@ -553,22 +554,22 @@ def playthrough(game, strategies, players, seed, game_index, plugins, output_fil
     rules = resolve_rules(game, preset, rules_file, assignments)
     _load_plugins(plugins)
     lineup = make_lineup(game, list(strategies), _resolve_players(g, players, strategies))
-    head = (f"# {game}, rules {_rules_label(g.rules, preset)}, seed {seed}, game {game_index}\n"
+    head = (f"# {game}, rules {_rules_label(rules, preset)}, seed {seed}, game {game_index}\n"
             f"# seats: {', '.join(b.label for b in lineup)}\n")
+
+    def emit(text: str) -> None:
+        if output_file:
+            out.write_text(output_file, head + text)
+            click.echo(f"wrote {output_file}", err=True)
+        else:
+            click.echo(head + text, nl=False)
+
     try:
         text = record(game, rules, lineup, seed=seed, game_index=game_index)
     except StrategyFailure as e:     # show the game up to the failing decision, then the error
-        text = e.record + f"# stopped: {e}\n"
-        if output_file:
-            out.write_text(output_file, head + text)
-        else:
-            click.echo(head + text, nl=False)
+        emit(e.record + f"# stopped: {e}\n")
         raise
-    if output_file:
-        out.write_text(output_file, head + text)
-        click.echo(f"wrote {output_file}", err=True)
-    else:
-        click.echo(head + text, nl=False)
+    emit(text)
 
 
 # ------------------------------------------------------------------ benchmark

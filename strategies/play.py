@@ -84,6 +84,18 @@ def choose_engine(lineup: list[Bound], engine: str = "auto") -> str:
     return "fast"
 
 
+def _bound(game: str, lineup) -> list[Bound]:
+    """A lineup given as strategy specs or as Bound, as Bound."""
+    if lineup and isinstance(lineup[0], str):
+        return make_lineup(game, list(lineup), len(lineup))
+    return lineup
+
+
+def _kernels_and_params(lineup: list[Bound], rules) -> tuple[list, list]:
+    return ([b.strategy.kernel for b in lineup],
+            [b.params_array(rules, len(lineup)) for b in lineup])
+
+
 def _check_players(g, rules, players: int) -> None:
     if not g.min_players <= players <= g.max_players:
         raise UsageError(f"{g.name}: {players} players; the engine plays {g.min_players} to {g.max_players}")
@@ -97,8 +109,7 @@ def batch_player(game: str, rules, lineup: list[Bound], seed: int, engine: str =
     players = len(lineup)
     _check_players(g, rules, players)
     engine = choose_engine(lineup, engine)
-    kernels = [b.strategy.kernel for b in lineup]
-    params = [b.params_array(rules, players) for b in lineup]
+    kernels, params = _kernels_and_params(lineup, rules)
     natives = [b.strategy.native for b in lineup]
 
     def reference(first: int, n: int) -> Batch:
@@ -128,8 +139,9 @@ def _failure(game: str, lineup: list[Bound], seed: int, e: StrategyError) -> Str
         f"strategy {who.label!r} ({who.strategy.origin}) in seat {e.seat} failed: {e.cause}; "
         f"at {e.decision} of game index {e.game}, seed {seed}. Replay that game with "
         f"`--seed {seed}` and the same strategies: it is game {e.game} of the run; "
-        f"`meeplelab playthrough {game} {' '.join('-s ' + b.label for b in lineup)} "
-        f"--seed {seed} --game {e.game}` (and the same rules) shows it decision by decision.")
+        f"`meeplelab playthrough {game} --players {len(lineup)} "
+        f"{' '.join('-s ' + b.label for b in lineup)} --seed {seed} --game {e.game}` (with the "
+        f"same rules and --plugin files) shows it decision by decision.")
 
 
 def play(game: str, rules, lineup, *, games: int, seed: int = 0, first_game: int = 0,
@@ -140,8 +152,7 @@ def play(game: str, rules, lineup, *, games: int, seed: int = 0, first_game: int
 
     On Ctrl-C the games that finished are returned (`result.info.interrupted`), or, with
     partial=False (analyses, which need every game), KeyboardInterrupt propagates."""
-    if lineup and isinstance(lineup[0], str):
-        lineup = make_lineup(game, list(lineup), len(lineup))
+    lineup = _bound(game, lineup)
     play_batch, used = batch_player(game, rules, lineup, seed, engine)
     totals = SeatTotals(len(lineup))
 
@@ -177,15 +188,12 @@ def playthrough(game: str, rules, lineup, *, seed: int = 0, game_index: int = 0)
     """One seeded game as readable text (every decision; Schotten Totten adds the position after
     each turn), played by the reference engine: the same game as game `game_index` of a run
     with this seed. `lineup` is a list of Bound or of strategy specs."""
-    if lineup and isinstance(lineup[0], str):
-        lineup = make_lineup(game, list(lineup), len(lineup))
+    lineup = _bound(game, lineup)
     g = game_registry.get(game)
-    players = len(lineup)
-    _check_players(g, rules, players)
-    kernels = [b.strategy.kernel for b in lineup]
-    params = [b.params_array(rules, players) for b in lineup]
+    _check_players(g, rules, len(lineup))
+    kernels, params = _kernels_and_params(lineup, rules)
     try:
-        return g.playthrough(rules, players, seed, game_index, kernels, params)
+        return g.playthrough(rules, len(lineup), seed, game_index, kernels, params)
     except StrategyError as e:
         failure = _failure(game, lineup, seed, e)
         failure.record = e.record

@@ -237,7 +237,12 @@ def test_playthrough_is_the_game_of_the_run_with_that_seed_and_index(cli, tmp_pa
     how = "draw" if row.winner == -1 else f"seat {row.winner} wins"
     assert lines[-1].startswith(f"# end: {how} ({row.end}), stones ")
     assert f"{row.cards_played} cards played in {row.turns} turns" in lines[-1]
-    assert sum(line.startswith("seat ") for line in lines) >= row.cards_played   # every decision
+    turns = [line for line in lines if line.startswith("# turn ")]
+    assert len(turns) == row.turns and turns[1].startswith("# turn 1: seat 1 to move")
+    # the rules as resolved, --set included, reach the game and its header
+    result = cli("playthrough", "schotten-totten", "--preset", "tactics", "--set",
+                 "first_player=random", "-s", "random", "--seed", 5, "--game", 9)
+    assert result.stdout.startswith("# schotten-totten, rules tactics, first_player=random, seed 5")
     # and to a file, atomically; Diamant too
     result = cli("playthrough", "diamant", "--players", 3, "-s", "leave-after-hazards:k=2",
                  "--seed", 2, "--game", 4, "-o", "d.txt")

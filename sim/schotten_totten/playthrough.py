@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..core.batch import StrategyError
 from ..core.errors import UsageError
 from .notation import format_position
-from .reference import play_kernel_game
+from .reference import Game, play_kernel_game
 from .rules import SchottenTottenRules
 
 
@@ -29,9 +29,9 @@ def playthrough(rules: SchottenTottenRules, players: int, seed: int, game: int, 
     def after_turn(g):
         lines.append(format_position(g.position()))
         if not g.over:
-            lines.append(f"# turn {g.turns}")
+            lines.append(f"# turn {g.turns}: seat {g.to_move} to move")
 
-    lines.append("# turn 0")
+    lines.append(f"# turn 0: seat {Game(rules, seed, game).first} to move")
     try:
         g = play_kernel_game(rules, seed, game, kernels, params, on_decision, after_turn)
     except StrategyError as e:     # keep the record up to the failing decision
