@@ -76,9 +76,9 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
 
 Self-play per preset: the number of cards put on the table in a game (clan and tactic cards),
 how the game ended (`adjacent`: 3 adjacent stones, which takes precedence when one claim makes
-both; `five`: 5 stones; `blocked`: two turns in a row changed nothing, no card played, claimed or drawn), and how many stones were claimed
-by proof, before the opponent had completed their side. Shares with 95% Wilson intervals, means
-± standard error.
+both; `five`: 5 stones; `blocked`: two turns in a row changed nothing, no card played, claimed
+or drawn), and how many stones were claimed by proof, before the opponent had completed their
+side. Shares with 95% Wilson intervals, means ± standard error.
 
 {markdown_table(key)}
 
