@@ -216,6 +216,19 @@ def test_proof_fails_because_of_a_card_in_the_claimers_own_hand():
     assert g.claimed[0] == 0
 
 
+def test_proof_fails_because_of_a_card_in_the_opponents_hand():
+    text = """turn 0
+              hand0 R1
+              hand1 B3
+              0: R9 Y9 G9 / B1 B2"""
+    g = load(text)
+    turn(g, play("R1", 5))
+    assert g.claimed[0] == -1                  # B3, in the opponent's hand, completes B1 B2 B3
+    g = load(text.replace("hand1 B3", "hand1 R2").replace("/ B1 B2", "/ B1 B2\n1: B3 / -"))
+    turn(g, play("R1", 5))
+    assert g.claimed[0] == 0
+
+
 def test_proof_uses_the_discards_as_visible():
     assert who_can_claim("0: R9 Y9 G9 / B1 B2\ndiscard B3") == {0: 0}
 
@@ -285,6 +298,13 @@ def test_mud_on_a_complete_stone_reopens_it():
     turn(g, play("Mud", 0), draw(0))
     assert g.capacity(0) == 4 and not g.can_claim(0, 0)
     assert Action(PLAY, card("R1"), 0) in g.legal_plays(0)
+
+
+def test_mud_and_fog_on_one_stone_take_four_cards_a_side():
+    g = load("""turn 0
+                hand0 R1
+                0: G1 G2 G3 / - | fog mud""", "tactics")
+    assert g.capacity(0) == 4 and play("R1", 0) in g.legal_plays(0)
 
 
 def test_unplayed_tactic_cards_never_prevent_a_claim():
@@ -375,6 +395,16 @@ def test_no_play_ruling_can_end_the_game_instead():
                 2: G3 G7 P9 / O3""", stones=3, total_to_win=3, no_play="blocked")
     turn(g)
     assert g.over and g.end == "blocked" and g.winner == 1
+
+
+def test_no_play_ruling_ends_the_game_only_when_nothing_but_passing_is_legal():
+    g = load("turn 0\nhand0 Fog", "tactics", no_play="blocked")
+    assert Action(PASS) in g.legal_plays(0)    # no clan card: may pass, or play the Fog
+    turn(g, play("Fog", 0))
+    assert not g.over and g.env_cards[0] == [card("Fog")]
+    g = load("turn 0\nhand0 -", "tactics", no_play="blocked")
+    turn(g)
+    assert g.over and g.end == "blocked"
 
 
 def test_with_tactics_pass_is_allowed_only_when_no_clan_card_can_be_played():
@@ -536,6 +566,38 @@ def test_blocked_game_ruling_always_a_draw():
     assert g.result().points == (2, 0)   # each player scores like a loser: 1 per stone
 
 
+def test_a_pass_that_draws_a_card_does_not_count_towards_a_blocked_game():
+    text = """turn 0
+              hand0 Fog
+              hand1 Mud
+              tactic-pile -"""
+    g = load(text, "tactics")
+    turn(g, Action(PASS))                  # passes, then draws a clan card: the position changed
+    turn(g, Action(PASS))
+    assert not g.over and len(g.hands[0]) == len(g.hands[1]) == 2
+    every_clan_card = " ".join(C.card_name(c) for c in range(C.N_CLAN))
+    g = load(f"{text}\nclan-pile -\ndiscard {every_clan_card}", "tactics")
+    turn(g, Action(PASS))                  # nothing to draw: two such turns block the game
+    turn(g, Action(PASS))
+    assert g.over and g.end == "blocked"
+
+
+def test_a_turn_that_changes_something_resets_the_count_towards_a_blocked_game():
+    every_clan_card_but_r1 = " ".join(C.card_name(c) for c in range(1, C.N_CLAN))
+    g = load(f"""turn 0
+                 hand0 Fog
+                 hand1 R1
+                 clan-pile -
+                 tactic-pile -
+                 discard {every_clan_card_but_r1}""", "tactics")
+    turn(g, Action(PASS))                  # changes nothing
+    turn(g, play("R1", 0))                 # changes something
+    turn(g, Action(PASS))                  # changes nothing: one such turn only
+    assert not g.over
+    turn(g)                                # seat 1 can only pass: now two in a row
+    assert g.over and g.end == "blocked"
+
+
 def test_base_game_is_never_blocked():
     for preset in ("base", "base-claim-at-start"):
         for game in range(60):
@@ -570,6 +632,19 @@ def test_one_chief_per_side_the_second_stays_in_hand():
     g.sides[0][0].remove(C.CHIEF_1)
     g.discard.append(C.CHIEF_1)
     assert not any(a.card == C.CHIEF_2 for a in g.legal_plays(0))
+
+
+def test_a_deserted_chief_still_keeps_the_second_in_hand():
+    g = load("turn 1\nhand0 Chief2 R1\nhand1 Deserter G1\n0: Chief1 / -", "tactics")
+    turn(g, Action(DESERTER, C.DESERTER, 0, C.CHIEF_1), draw(0))
+    assert C.CHIEF_1 in g.discard and g.may_play_tactic(0)
+    assert not any(a.card == C.CHIEF_2 for a in g.legal_plays(0))
+
+
+def test_the_tactic_limit_holds_for_ruses_too():
+    g = load("turn 0\nhand0 Deserter Scout R1\ntactics-played 1 0\n0: R2 / G1", "tactics")
+    assert {a.kind for a in g.legal_plays(0)} == {PLAY}
+    assert {a.card for a in g.legal_plays(0)} == {card("R1")}
 
 
 def test_morale_cards_are_played_like_clan_cards():
@@ -734,6 +809,13 @@ def test_match_scoring_and_the_winner_starts_the_next_game():
         loser = 1 - r.winner
         assert r.points[r.winner] == 5 and r.points[loser] == r.stones[loser]
     assert m.points == [sum(r.points[s] for r in m.results) for s in (0, 1)]
+
+
+def test_after_a_drawn_game_the_other_player_starts():
+    m = play_match(rules("tactics", no_play="blocked", blocked_game="draw"), 3, 0, 40,
+                   [RandomPolicy(), RandomPolicy()])
+    draws = [(prev, nxt) for prev, nxt in zip(m.results, m.results[1:]) if prev.winner == -1]
+    assert draws and all(nxt.first == 1 - prev.first for prev, nxt in draws)
 
 
 def test_play_batch_shape():
