@@ -91,3 +91,37 @@ def test_tactics_value_is_deterministic(tactics_value_runs):
     assert sa.markdown == sb.markdown
     for name in sa.files:
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+# ---------------------------------------------------------------- first player, game shape
+def test_first_player_and_game_shape_figures_are_those_of_the_games(tmp_path):
+    """Each quick-run figure for random self-play, recomputed from the same seeded games played
+    by the reference engine (the analyses use the fast one)."""
+    from analyses import schotten_totten_first_player as fp, schotten_totten_game_shape as gs
+    from sim.schotten_totten import reference
+    from sim.schotten_totten.policies import random_policy
+    from sim.schotten_totten.rules import SchottenTottenRules
+    fp.run(tmp_path, quick=True, seed=5)
+    gs.run(tmp_path, quick=True, seed=6)
+    first = pd.read_csv(tmp_path / f"{fp.NAME}.csv")
+    shape = pd.read_csv(tmp_path / f"{gs.NAME}.csv")
+    n = fp.quick_games(200_000)
+    assert set(first.preset) == set(shape.preset) == set(fp.PRESETS)
+
+    def games(preset, seed):
+        return reference.play_batch(SchottenTottenRules.preset(preset), 2, seed, 0, n,
+                                    [random_policy] * 2, [np.zeros(1)] * 2)
+
+    for preset in fp.PRESETS:
+        row = first[(first.preset == preset) & (first.strategy == "random")].iloc[0]
+        b = games(preset, 5)
+        assert row.games == n and row.first_player_win_share == pytest.approx(b.shares[:, 0].mean())
+        assert row.win_ci_low <= row.first_player_win_share <= row.win_ci_high
+        assert row.edge == pytest.approx(row.first_player_win_share - 0.5)
+        row = shape[(shape.preset == preset) & (shape.strategy == "random")].iloc[0]
+        b = games(preset, 6)
+        assert row.cards_played_mean == pytest.approx(b.extras["cards_played"].mean())
+        assert row.proof_claims_mean == pytest.approx(b.extras["proof_claims"].mean())
+        for end, code in reference.END_CODES.items():
+            assert row[f"end_{end}"] == pytest.approx((b.extras["end"] == code).mean())
+        assert row.end_adjacent + row.end_five + row.end_blocked == pytest.approx(1)
