@@ -25,7 +25,7 @@ import numpy as np
 from sim import games as game_registry
 from sim.core.errors import UsageError
 from sim.core.runner import available_threads, set_threads
-from strategies.play import resolve_rules
+from strategies.play import kernels_and_params, resolve_rules
 from strategies.registry import lineup
 
 
@@ -81,8 +81,7 @@ def _engines(game: str, setup: Setup):
     players = len(setup.strategies)
     rules = resolve_rules(game, setup.preset)
     bound = lineup(game, list(setup.strategies), players)
-    kernels = [b.strategy.kernel for b in bound]
-    params = [b.params_array(rules, players) for b in bound]
+    kernels, params = kernels_and_params(bound, rules)
     natives = [b.strategy.native for b in bound]
     chunk = 1 << 17
 
@@ -111,9 +110,7 @@ def decision_times(game: str, setup: SearchSetup, games: int) -> np.ndarray:
         seat = k % 2
         specs = [setup.opponent, setup.opponent]
         specs[seat] = setup.searcher
-        bound = lineup(game, specs, 2)
-        kernels = [b.strategy.kernel for b in bound]
-        params = [b.params_array(rules, 2) for b in bound]
+        kernels, params = kernels_and_params(lineup(game, specs, 2), rules)
         kernel = kernels[seat]
 
         def timed(obs, prm, rng, kernel=kernel):

@@ -534,11 +534,10 @@ def playthrough(game, strategies, players, seed, game_index, plugins, output_fil
     The game is game --game of a `run` with the same seed, strategies, players and rules, played
     by the reference engine: the way to look at a game a run or an error message points to
     (strategies that keep state from game to game, which a plugin could, may play it otherwise
-    here, since the earlier games are not played). Diamant:
-    one line per decision (the path so far, the gems carried, the choice), the chests after
-    each round. Schotten Totten: each decision (with how many actions were legal) and the whole
-    position after each turn, hands and piles included, in the notation `meeplelab position`
-    reads.
+    here, since the earlier games are not played). Diamant: one line per decision (the path so
+    far, the gems carried, the choice), the chests after each round. Schotten Totten: each
+    decision (with how many actions were legal) and the whole position after each turn, hands
+    and piles included, in the notation `meeplelab position` reads.
 
     \b
     Examples:

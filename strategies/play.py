@@ -91,7 +91,8 @@ def _bound(game: str, lineup) -> list[Bound]:
     return lineup
 
 
-def _kernels_and_params(lineup: list[Bound], rules) -> tuple[list, list]:
+def kernels_and_params(lineup: list[Bound], rules) -> tuple[list, list]:
+    """Each seat's decision kernel and its packed parameter array under `rules`."""
     return ([b.strategy.kernel for b in lineup],
             [b.params_array(rules, len(lineup)) for b in lineup])
 
@@ -109,7 +110,7 @@ def batch_player(game: str, rules, lineup: list[Bound], seed: int, engine: str =
     players = len(lineup)
     _check_players(g, rules, players)
     engine = choose_engine(lineup, engine)
-    kernels, params = _kernels_and_params(lineup, rules)
+    kernels, params = kernels_and_params(lineup, rules)
     natives = [b.strategy.native for b in lineup]
 
     def reference(first: int, n: int) -> Batch:
@@ -191,7 +192,7 @@ def playthrough(game: str, rules, lineup, *, seed: int = 0, game_index: int = 0)
     lineup = _bound(game, lineup)
     g = game_registry.get(game)
     _check_players(g, rules, len(lineup))
-    kernels, params = _kernels_and_params(lineup, rules)
+    kernels, params = kernels_and_params(lineup, rules)
     try:
         return g.playthrough(rules, len(lineup), seed, game_index, kernels, params)
     except StrategyError as e:

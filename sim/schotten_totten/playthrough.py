@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..core.batch import StrategyError
 from ..core.errors import UsageError
 from .notation import format_position
-from .reference import Game, play_kernel_game
+from .reference import play_kernel_game
 from .rules import SchottenTottenRules
 
 
@@ -26,17 +26,17 @@ def playthrough(rules: SchottenTottenRules, players: int, seed: int, game: int, 
     def on_decision(seat, phase, legal, action):
         lines.append(f"seat {seat} ({phase}, {len(legal)} legal): {action}")
 
-    def after_turn(g):
-        lines.append(format_position(g.position()))
-        if not g.over:
-            lines.append(f"# turn {g.turns}: seat {g.to_move} to move")
+    def before_turn(g):            # the position the last turn left, then who moves now
+        if g.turns:
+            lines.append(format_position(g.position()))
+        lines.append(f"# turn {g.turns}: seat {g.to_move} to move")
 
-    lines.append(f"# turn 0: seat {Game(rules, seed, game).first} to move")
     try:
-        g = play_kernel_game(rules, seed, game, kernels, params, on_decision, after_turn)
+        g = play_kernel_game(rules, seed, game, kernels, params, on_decision, before_turn)
     except StrategyError as e:     # keep the record up to the failing decision
         e.record = "\n".join(lines) + "\n"
         raise
+    lines.append(format_position(g.position()))
     how = "draw" if g.winner == -1 else f"seat {g.winner} wins"
     lines.append(f"# end: {how} ({g.end}), stones {g.stones_of(0)}-{g.stones_of(1)}, "
                  f"{g.cards_played} cards played in {g.turns} turns, seat {g.first} moved first")

@@ -809,12 +809,12 @@ def play_policy_batch(rules: SchottenTottenRules, seed: int, first_game: int, n_
 
 
 def play_kernel_game(rules: SchottenTottenRules, seed: int, game: int, kernels, params,
-                     on_decision=None, after_turn=None) -> Game:
+                     on_decision=None, before_turn=None) -> Game:
     """One game between strategies of the strategy API (`kernel(obs, params, rng) -> index of a
     legal action`, observation.py), each drawing from its seat's own stream; returns the ended
     `Game`. Kernels are called only when there are two or more legal actions. Observers (see
     playthrough.py): `on_decision(seat, phase, legal, action)` after each decision,
-    `after_turn(game)` after each turn."""
+    `before_turn(game)` before each turn."""
     g = Game(rules, seed, game)
     rngs = [new_state(seed, game, player_stream(seat)) for seat in (0, 1)]
 
@@ -833,9 +833,9 @@ def play_kernel_game(rules: SchottenTottenRules, seed: int, game: int, kernels, 
 
     limit = 10_000
     while not g.over:
+        if before_turn is not None:
+            before_turn(g)
         g.play_turn(decide)
-        if after_turn is not None:
-            after_turn(g)
         if g.turns > limit:
             raise RuntimeError(f"game {game} did not end after {limit} turns")
     return g
