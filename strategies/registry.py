@@ -151,6 +151,8 @@ def register(game: str, name: str, fn: Callable, *, doc: str = "", params=(),
     elif DECIDE_SIG.args not in [tuple(sig) for sig in fn.signatures]:
         raise UsageError(f"strategy {name!r}: compiled with {fn.signatures}, but strategies take "
                          f"{DECIDE_SIG} (see sim/core/strategy_api.py)")
+    elif fn.get_function_type() is None:
+        kernel = _frozen(fn)
     doc = doc or getattr(fn, "__doc__", None) or ""
     s = Strategy(game, name, kernel, " ".join(doc.split()), tuple(params), stochastic, observes,
                  source, _current_origin[0], compiled, error, prepare, native)
@@ -160,6 +162,19 @@ def register(game: str, name: str, fn: Callable, *, doc: str = "", params=(),
                       f"{_REGISTRY[key].origin}", StrategyWarning, stacklevel=3)
     _REGISTRY[key] = s
     return s
+
+
+def _frozen(fn: CPUDispatcher) -> CPUDispatcher:
+    """A compiled dispatcher that may still compile other signatures, as one that holds only
+    DECIDE_SIG and compiles nothing more. Numba types the latter as a value of the one strategy
+    function type, so the engine compiled for that type serves every strategy; the former is
+    typed as itself, a type that differs in every process, and each process would compile the
+    engine again (half a minute) and add it to the on-disk cache."""
+    if len(fn.overloads) == 1:
+        fn.disable_compile()
+        return fn
+    options = {k: v for k, v in fn.targetoptions.items() if k != "nopython"}
+    return njit(DECIDE_SIG, **options)(fn.py_func)
 
 
 def strategy(game: str, name: str, *, params=(), stochastic: bool = False, observes: str = "",

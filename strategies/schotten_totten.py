@@ -48,7 +48,7 @@ register(GAME, "greedy", K.greedy_policy, native=K.GREEDY,
 
 def _compiled(kernel):
     """The search kernels compile lazily (they call back into the fast engine, which imports
-    them): compile them with the strategy signature before registering."""
+    them): compile them with the strategy signature before registering (which freezes them to it)."""
     kernel.compile(DECIDE_SIG)
     return kernel
 

@@ -10,7 +10,7 @@ from sim.core import rng
 from sim.core.errors import UsageError
 from sim.core.rules import RuleSet, param
 from sim.core.runner import run_chunks
-from sim.core.stats import SeatTotals, mean_se, paired_difference, wilson
+from sim.core.stats import SeatTotals, mean_se, paired_difference, wilson, win_units
 from sim.diamant import fast, reference
 from sim.diamant.rules import DiamantRules
 from strategies.play import play, resolve_rules
@@ -76,6 +76,30 @@ def test_seat_totals_accumulate_like_one_batch():
     two.add(scores[5:], shares[5:])
     for a, b in zip(one.summary(), two.summary()):
         np.testing.assert_allclose(a, b)
+    _, _, win, low, high = one.summary()
+    np.testing.assert_array_equal(win, [3 / 8, 3 / 8, 2 / 8])
+    np.testing.assert_array_equal((low, high), wilson([3, 3, 2], 8))
+
+
+def test_wilson_bounds_are_exactly_0_and_1_at_the_extremes():
+    # rounding in the formula leaves the bound a hair inside for many n (13 among them)
+    for n in (1, 13, 15, 17, 100, 1999):
+        assert wilson(n, n)[1] == 1.0 and wilson(0, n)[0] == 0.0
+        assert wilson(n, n)[0] < 1.0 and wilson(0, n)[1] > 0.0
+
+
+def test_one_observation_has_no_standard_error():
+    mean, se = mean_se(7, 49, 1)
+    assert mean == 7 and np.isnan(se)
+    totals = SeatTotals(2)
+    totals.add(np.array([[3, 4]]), np.array([[0.0, 1.0]]))
+    assert np.isnan(totals.summary()[1]).all()
+
+
+def test_win_units_round_to_the_nearest_unit():
+    # a share computed as 1/3 or 1/2 may come out a hair below it; it is still 280 or 420 units
+    below = np.array([np.nextafter(1 / 3, 0), np.nextafter(0.5, 0), 1 / 7, np.nextafter(1.0, 2)])
+    assert win_units(below).tolist() == [280, 420, 120, 840]
 
 
 # ---------------------------------------------------------------- reproducibility

@@ -306,3 +306,36 @@ def test_plugins_do_not_recompile_the_engine(tmp_path, fake_distribution):
                    ["third-cards:n=4", "example-cautious:risk=0.3", "leave-after-hazards:k=1", "fake-gems"]):
         assert play("diamant", rules, lineup, games=300, seed=1).engine == "fast"
         assert len(sim.diamant.fast.play_block.signatures) == 1
+
+
+def test_search_strategies_and_lazily_compiled_kernels_do_not_recompile_the_engine():
+    """Numba types a dispatcher that may still compile as itself, a type that is new in every
+    process: the engine would be compiled again (half a minute) in each one that used it. The
+    registry freezes every kernel to the one strategy signature, so it is a value of the one
+    function type the engine is compiled for."""
+    import numba
+    import sim.schotten_totten.fast as st_fast
+    from sim.core.strategy_api import DECIDE_TYPE
+
+    @numba.njit
+    def lazy(obs, params, rng):
+        return 0
+    lazy.compile(DECIDE_SIG)
+
+    @numba.njit
+    def two_signatures(obs, params, rng):
+        return 0
+    two_signatures.compile(DECIDE_SIG)
+    two_signatures.compile((numba.int64[:], numba.float64[:], numba.uint64[:]))
+
+    registry.register("schotten-totten", "lazy-first", lazy)
+    registry.register("schotten-totten", "two-signatures-first", two_signatures)
+    for s in all_strategies():
+        if s.compiled:
+            assert s.kernel.get_function_type() == DECIDE_TYPE, (s.game, s.name)
+    assert registry.get("schotten-totten", "lazy-first").kernel is lazy
+    rules = resolve_rules("schotten-totten")
+    for lineup in (["random", "greedy"], ["flat-mc:sims=1", "ismcts:iters=2"],
+                   ["greedy", "flat-mc:sims=1"], ["lazy-first", "two-signatures-first"]):
+        assert play("schotten-totten", rules, lineup, games=2, seed=1).engine == "fast"
+        assert len(st_fast.play_block.signatures) == 1, lineup

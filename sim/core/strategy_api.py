@@ -8,7 +8,9 @@ table the strategy prepared), `rng` the seat's own keyed stream (advance it with
 `sim.core.rng.uniform_float` / `uniform_below`). The return value is the chosen action.
 
 Because the signature is fixed, engines take strategies as first-class function values of
-one type: compiled once, cached on disk, and never recompiled for a new strategy.
+one type: compiled once, cached on disk, and never recompiled for a new strategy. (Numba types
+a dispatcher as such a value only when it holds that one signature and compiles nothing more;
+the registry makes every kernel so, see `strategies.registry._frozen`.)
 """
 from numba import types
 

@@ -42,7 +42,6 @@ from ..core.batch import Batch, StrategyError
 from ..core.errors import UsageError
 from ..core.nbutil import address_of, borrowed, call_decide, jit_address, view_at
 from ..core.rng import PLAYER_STREAM_BASE, draw_at, split_below, stream_key
-from ..core.strategy_api import DECIDE_TYPE
 from . import observation as O
 from .reference import CLAN_STREAM, EXTRAS, FIRST_PLAYER_STREAM, TACTIC_STREAM, illegal_message
 from .rules import MAX_STONES, SchottenTottenRules
@@ -86,7 +85,6 @@ CALL_FT = 101    # through the first-class function value (no compiled body: e.g
 CALL_STOP = 102  # not at all: `run` returns at its decisions (the search's own moves)
 CALL_SHOW = 103  # not at all, like CALL_STOP, but with the deciding seat's vector filled
 
-FNS_TYPE = types.UniTuple(DECIDE_TYPE, 2)
 NO_KEY = -2      # strength cache: not computed
 
 
