@@ -7,6 +7,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from scipy.optimize import minimize
+from scipy.sparse.csgraph import connected_components
 
 from sim.core import output
 from sim.core.stats import Z95, wilson
@@ -31,11 +32,15 @@ LADDER = [("random", 20_000), ("greedy", 2_000), ("flat-mc:sims=25,prune=8", 30)
 
 def bradley_terry(wins: np.ndarray, games: np.ndarray, anchor: int = 0):
     """Bradley-Terry strengths (log scale, strategy `anchor` = 0) and their standard errors from
-    the Fisher information (so an SE is that of the difference from the anchor). wins[a, b]: games a won against b (draws count half);
-    games[a, b] = games[b, a]: games between them. Each pairing gets half a win each way
-    (a weak prior), so a strategy that won every game gets a finite strength instead of an
-    infinite one; with thousands of games it changes nothing else."""
+    the Fisher information (so an SE is that of the difference from the anchor).
+    wins[a, b]: games a won against b (draws count half); games[a, b] = games[b, a]: games
+    between them. Each pairing gets half a win each way (a weak prior), so a strategy that won
+    every game gets a finite strength instead of an infinite one; with thousands of games it
+    changes nothing else. A strategy linked to the anchor by no chain of games played has no
+    strength on the anchor's scale: NaN, with a NaN error."""
     k = wins.shape[0]
+    if not 0 <= anchor < max(k, 1):
+        raise ValueError(f"anchor must be a strategy index from 0 to {k - 1}, got {anchor}")
     if k < 2:
         return np.zeros(k), np.zeros(k)
     if anchor:
@@ -44,6 +49,12 @@ def bradley_terry(wins: np.ndarray, games: np.ndarray, anchor: int = 0):
         back = np.argsort(order)
         return s[back], se[back]
     played = games > 0
+    _, group = connected_components(played, directed=False)
+    linked = np.flatnonzero(group == group[0])
+    if linked.size < k:
+        s, se = np.full(k, np.nan), np.full(k, np.nan)
+        s[linked], se[linked] = bradley_terry(wins[np.ix_(linked, linked)], games[np.ix_(linked, linked)])
+        return s, se
     wins = wins + 0.5 * played
     games = games + 1.0 * played
 

@@ -48,6 +48,14 @@ def test_tactic_card_values_attribute_each_card_to_the_seat_that_drew_it():
     assert f["value"] == pytest.approx((0.5 + 0.5 + 0.0) / 3)
     assert f["holder_win_share"] == pytest.approx(2.5 / 3) and f["holder_win_share_without"] == 0.5
     assert f["holder_seat0_share"] == pytest.approx(2 / 3) and f["played_share"] == pytest.approx(2 / 3)
+    # paired differences 0.5, 0.5, 0: standard deviation sqrt(1/12), standard error 1/6
+    assert f["value_se"] == pytest.approx(1 / 6)
+    ci = (1 / 3 - 1.96 / 6, 1 / 3 + 1.96 / 6)
+    assert (f["value_ci_low"], f["value_ci_high"]) == pytest.approx(ci, abs=1e-3)
+    z, n, p = 1.959964, 3, 2.5 / 3           # Wilson's interval for 2.5 wins in 3, written out
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert (f["holder_win_ci_low"], f["holder_win_ci_high"]) == pytest.approx((centre - half, centre + half))
     m = rows["Mud"]   # deals 2 and 3: both seats drew it, no single holder
     assert (m["holder_deals"], m["drawn_share"], m["both_drew_share"]) == (0, 0.5, 0.5)
     assert rows["Scout"]["drawn_share"] == 0 and rows["Scout"]["holder_deals"] == 0

@@ -92,10 +92,11 @@ def test_random_legal_play_keeps_invariants(rules, seed, game):
     else:
         # the base game never blocks, unless a player declines claims it could make (auto_claim off)
         assert rules.tactics or not rules.auto_claim
-    # cards played: every card that left a hand for the table
-    assert res.cards_played == res.clan_cards_played + sum(res.tactics_played)
-    on_table = sum(len(x) for s in g.sides for x in s) + sum(len(e) for e in g.env_cards) + len(g.discard)
-    assert res.cards_played == on_table
+    # cards played: every card that left a hand for the table (its stones, Fog / Mud, the discard)
+    out = [c for s in g.sides for x in s for c in x] + [c for e in g.env_cards for c in e] + g.discard
+    assert len(out) == len(set(out)) == res.cards_played
+    assert sum(c < C.N_CLAN for c in out) == res.clan_cards_played
+    assert sum(c >= C.N_CLAN for c in out) == sum(res.tactics_played)
 
 
 @settings(max_examples=15, deadline=None)

@@ -770,11 +770,16 @@ def test_ruse_needing_a_target_is_not_playable_without_one():
 # ================================================================ whole games, matches, information
 def test_games_are_reproducible_and_count_cards_played():
     r = rules("tactics")
-    a = play_game(r, 9, 4, [RandomPolicy(), RandomPolicy()], record=True)
+    g = Game(r, 9, 4)
+    a = play_game(r, 9, 4, [RandomPolicy(), RandomPolicy()], record=True, game_state=g)
     b = play_game(r, 9, 4, [RandomPolicy(), RandomPolicy()], record=True)
     assert a == b
+    # the log skips forced moves (one legal action), so it gives a lower bound; the table is exact
     plays = [x for x in a.log if x[2] == PHASE_PLAY and x[3].kind != PASS]
-    assert a.cards_played >= len(plays) and a.cards_played == a.clan_cards_played + sum(a.tactics_played)
+    out = [c for s in g.sides for x in s for c in x] + [c for e in g.env_cards for c in e] + g.discard
+    assert a.cards_played >= len(plays) and a.cards_played == len(out)
+    assert a.clan_cards_played == sum(c < C.N_CLAN for c in out) > 0
+    assert a.tactics_played[0] == sum(x[3].card >= C.N_CLAN for x in plays if x[1] == 0) > 0
     assert play_game(r, 9, 5, [RandomPolicy(), RandomPolicy()], record=True).log != a.log
 
 
