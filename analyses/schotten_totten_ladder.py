@@ -61,9 +61,13 @@ def bradley_terry(wins: np.ndarray, games: np.ndarray, anchor: int = 0):
     def nll(theta):
         s = np.concatenate([[0.0], theta])
         d = s[:, None] - s[None, :]
-        return -(wins * -np.logaddexp(0, -d)).sum()
+        lose = wins / (1 + np.exp(d))          # wins[a, b] x P(a loses to b)
+        grad = lose.sum(axis=0) - lose.sum(axis=1)
+        return np.logaddexp(0, -d).ravel() @ wins.ravel(), grad[1:]
 
-    fit = minimize(nll, np.zeros(k - 1), method="BFGS")
+    # the exact gradient and a tight tolerance: the optimum, not where BFGS happened to stop, so
+    # the report is the same to the last digit on any machine
+    fit = minimize(nll, np.zeros(k - 1), jac=True, method="BFGS", options={"gtol": 1e-10})
     s = np.concatenate([[0.0], fit.x])
     p = 1 / (1 + np.exp(-(s[:, None] - s[None, :])))
     info = np.zeros((k, k))
