@@ -1,6 +1,7 @@
 """The report builder: every analysis into one folder, with README.md as the index."""
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 from typing import Callable
@@ -18,23 +19,65 @@ gives the same files byte for byte.
 """
 
 
+QUICK_NOTE = "\n> Quick mode: few games per point, a smoke test and not a result.\n"
+# Each section of the index follows a marker naming its analysis, so that a partial run
+# (`--only`, or an interrupted one) can keep the sections of the analyses it did not rerun.
+MARKER = re.compile(r"^<!-- analysis: ([a-z0-9-]+) -->\n", re.M)
+
+
 def build(out_dir: Path, quick: bool = False, only: list[str] | None = None,
           echo: Callable[[str], None] = print) -> Path:
-    """Run the analyses (all, or `only`) into out_dir and write out_dir/README.md."""
+    """Run the analyses (all, or `only`) into out_dir and write out_dir/README.md.
+
+    The index keeps, from the one already in out_dir, the sections of analyses that did not run
+    this time (if it was written in the same mode, quick or not): `only` updates those sections.
+    If interrupted, the index is still written, with the analyses that finished, and the
+    interrupt goes on."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     analyses = [registry.get(n) for n in only] if only else registry.all_analyses()
-    sections = []
-    for a in analyses:
-        start = time.perf_counter()
-        sections.append(a.module.run(out_dir, quick=quick, seed=a.default_seed))
-        echo(f"{a.name}: {time.perf_counter() - start:.1f} s")
-    toc = "\n".join(f"- [{s.title}](#{_anchor(s.title)})" for s in sections)
-    note = "\n> Quick mode: few games per point, a smoke test and not a result.\n" if quick else ""
-    text = HEADER + note + "\n" + toc + "\n\n" + "\n\n".join(s.markdown.strip() for s in sections) + "\n"
     index = out_dir / "README.md"
-    output.write_text(index, text)
+    sections = _previous_sections(index, quick, echo)
+    ran = 0
+    try:
+        for a in analyses:
+            start = time.perf_counter()
+            s = a.module.run(out_dir, quick=quick, seed=a.default_seed)
+            sections[a.name] = (s.title, s.markdown.strip())
+            ran += 1
+            echo(f"{a.name}: {time.perf_counter() - start:.1f} s")
+    finally:
+        if ran:
+            order = [a.name for a in registry.all_analyses()]
+            output.write_text(index, _index_text([(n, *sections[n]) for n in order if n in sections],
+                                                 quick))
     return index
+
+
+def _index_text(sections: list[tuple[str, str, str]], quick: bool) -> str:
+    toc = "\n".join(f"- [{title}](#{_anchor(title)})" for _, title, _ in sections)
+    body = "\n\n".join(f"<!-- analysis: {name} -->\n{markdown}" for name, _, markdown in sections)
+    return HEADER + (QUICK_NOTE if quick else "") + "\n" + toc + "\n\n" + body + "\n"
+
+
+def _previous_sections(index: Path, quick: bool, echo) -> dict[str, tuple[str, str]]:
+    """{analysis: (title, markdown)} of the sections in an existing index of the same mode."""
+    if not index.is_file():
+        return {}
+    text = index.read_text()
+    parts = MARKER.split(text)            # [header, name, section, name, section, ...]
+    if len(parts) < 3:
+        return {}
+    if (QUICK_NOTE in parts[0]) != quick:
+        echo(f"{index} was written {'without' if quick else 'with'} --quick: "
+             f"its sections of other analyses are left out of the new index")
+        return {}
+    out = {}
+    for name, markdown in zip(parts[1::2], parts[2::2]):
+        markdown = markdown.strip()
+        title = markdown.splitlines()[0].removeprefix("## ").strip()
+        out[name] = (title, markdown)
+    return out
 
 
 def _anchor(title: str) -> str:

@@ -427,12 +427,13 @@ def report(quick, output_dir, only, threads):
     """Regenerate every analysis into --output-dir, with README.md as the index.
 
     Deterministic for a given seed: CSVs, PNGs (no timestamps) and the index are identical
-    from run to run.
+    from run to run. With --only, the index keeps its sections of the other analyses.
 
     \b
     Examples:
       meeplelab report
       meeplelab report --quick --output-dir /tmp/report
+      meeplelab report --only schotten-totten-ladder
     """
     from analyses import report as report_builder
     from sim.core.runner import set_threads
@@ -442,8 +443,8 @@ def report(quick, output_dir, only, threads):
         index = report_builder.build(out_dir, quick=quick, only=list(only) or None,
                                      echo=lambda m: click.echo(m, err=True))
     except KeyboardInterrupt:
-        click.echo(f"interrupted: the analyses that finished are in {out_dir}; the index was "
-                   f"not rewritten", err=True)
+        click.echo(f"interrupted: the analyses that finished are in {out_dir} and in its "
+                   f"README.md", err=True)
         sys.exit(130)
     click.echo(f"wrote {index}")
 

@@ -60,3 +60,85 @@ def test_variants_table_has_every_variant(quick_reports):
     base = df.set_index("variant")
     # more hazard copies make caves shorter; IELLO's deck of 35 makes them longer than 2005
     assert base.loc["4 hazard copies", "cards_per_game"] < base.loc["diamant-2005", "cards_per_game"]
+
+
+# ---------------------------------------------------------------- the index over partial runs
+class _Stub:
+    """An analysis whose run writes one file and a section naming the run (or is interrupted)."""
+
+    def __init__(self, name, log, interrupt=False):
+        self.NAME, self.TITLE, self.interrupt, self.log = name, f"Stub {name}", interrupt, log
+
+    def run(self, out_dir, quick=False, seed=0):
+        if self.interrupt:
+            raise KeyboardInterrupt
+        self.log.append(self.NAME)
+        (out_dir / f"{self.NAME}.csv").write_text(f"run {len(self.log)}\n")
+        return registry.Section(self.NAME, self.TITLE, f"## {self.TITLE}\n\nrun {len(self.log)}, quick={quick}\n",
+                                [f"{self.NAME}.csv"])
+
+
+@pytest.fixture
+def stubs(monkeypatch):
+    log, mods = [], {}
+
+    def analyses():
+        return [registry.Analysis(n, m.TITLE, "", 0, m) for n, m in mods.items()]
+
+    for name in ("first", "second", "third"):
+        mods[name] = _Stub(name, log)
+    monkeypatch.setattr(registry, "all_analyses", analyses)
+    return mods, log
+
+
+def _sections(index):
+    text = index.read_text()
+    return [line for line in text.splitlines() if line.startswith("run ")], text
+
+
+def test_only_rewrites_its_own_sections_and_keeps_the_others_in_order(tmp_path, stubs):
+    mods, log = stubs
+    index = report.build(tmp_path, echo=lambda m: None)
+    assert _sections(index)[0] == ["run 1, quick=False", "run 2, quick=False", "run 3, quick=False"]
+    report.build(tmp_path, only=["second"], echo=lambda m: None)
+    runs, text = _sections(index)
+    assert runs == ["run 1, quick=False", "run 4, quick=False", "run 3, quick=False"]
+    assert text.index("- [Stub first]") < text.index("- [Stub second]") < text.index("- [Stub third]")
+    assert text.count("<!-- analysis: ") == 3 and "Quick mode" not in text
+    assert log == ["first", "second", "third", "second"]
+
+
+def test_an_index_of_the_other_mode_is_not_mixed_in(tmp_path, stubs):
+    report.build(tmp_path, quick=True, echo=lambda m: None)
+    said = []
+    index = report.build(tmp_path, only=["third"], echo=said.append)
+    runs, text = _sections(index)
+    assert runs == ["run 4, quick=False"] and "Quick mode" not in text and "Stub first" not in text
+    assert any("--quick" in m for m in said)
+
+
+def test_an_interrupted_report_indexes_what_finished_and_keeps_the_rest(tmp_path, stubs):
+    mods, log = stubs
+    report.build(tmp_path, echo=lambda m: None)
+    mods["second"].interrupt = True
+    with pytest.raises(KeyboardInterrupt):
+        report.build(tmp_path, echo=lambda m: None)
+    # first ran again, second was interrupted (its old section stays), third never started
+    assert _sections(tmp_path / "README.md")[0] == ["run 4, quick=False", "run 2, quick=False",
+                                                    "run 3, quick=False"]
+    # interrupted before anything finished: the index is left as it was
+    before = (tmp_path / "README.md").read_bytes()
+    with pytest.raises(KeyboardInterrupt):
+        report.build(tmp_path, only=["second"], echo=lambda m: None)
+    assert (tmp_path / "README.md").read_bytes() == before
+    # and no index is made from nothing
+    with pytest.raises(KeyboardInterrupt):
+        report.build(tmp_path / "new", only=["second"], echo=lambda m: None)
+    assert not (tmp_path / "new" / "README.md").exists()
+
+
+def test_an_index_without_markers_is_replaced(tmp_path, stubs):
+    (tmp_path / "README.md").write_text("# an index of an older version\n\n## Stub first\n\nold\n")
+    index = report.build(tmp_path, only=["first"], echo=lambda m: None)
+    runs, text = _sections(index)
+    assert runs == ["run 1, quick=False"] and "old" not in text
