@@ -56,21 +56,23 @@ the posterior given its last move instead of the prior.
 flat-mc against greedy, measured (base game, sims 100, prune 8, seats swapped on the same deals):
 uniform deals 71.5% [66.9, 75.7] of 400 games, infer 50 80.0% [75.8, 83.6] of 400, and deals that
 give the opponent its TRUE hand (a diagnostic, not a strategy) 87.0% [84.5, 89.2] of 800: the hidden
-hand is the main limit, and even knowing it leaves flat search near 87%. With the pile order known
-as well, the same search (one playout per candidate: the greedy rollouts are then deterministic)
-wins 97.0% [93.6, 98.6] of 200 games (100% without pruning): the rest of the gap is the hidden
-cards, not luck the search could not act on. Inference from the last 2-3 plays, noisy own rollouts,
-prune 4, 12 or 16 and margin 0.2 did not help (screens of 100-200 games: ±5-7 points, none above the
-default by more than that). Neither did more playouts: on deals 0-99 (200 games, seats swapped; sims
-100: 79.5%), sims 200 won 75.0% (paired difference -4.5 ± 3.8 points), sequential halving over the
-same 800 playouts 78.5% (-1.0 ± 3.6), margin 0.02 75.5% (-4.0 ± 3.4): the estimate is biased (the
-opponent's hand and our own later moves are modelled), not noisy. Nor does search hurt at some stage
-of the game: on the same 200 games, playing the greedy's choice while the clan pile holds more than
-28 cards and searching after that won 75.0% (-4.5 ± 3.6), searching only before that 59.5% (-20.0 ±
-3.8), searching only once the pile is down to 14 cards 65.0% (-14.5 ± 3.9). A better model of our
-own next move did not pay either: choosing it in each playout as the best of the greedy's 2 (or 3)
-best moves on that deal (perfect-information lookahead, 1.7 (2.4) times the time) won 81.5% (+2.0 ±
-3.5) and 80.5% (+1.0 ± 3.5) of the same 200 games.
+hand is the main limit, and even knowing it leaves flat search near 87%. (Those 400 games, seed 11,
+were on the lucky side: 1,000 more with seed 12 gave infer 50 76.3% [73.6, 78.8], and the 1,400
+together 77.4% [75.1, 79.5].) With the pile order known as well, the same search (one playout per
+candidate: the greedy rollouts are then deterministic) wins 97.0% [93.6, 98.6] of 200 games (100%
+without pruning): the rest of the gap is the hidden cards, not luck the search could not act on.
+Inference from the last 2-3 plays, noisy own rollouts, prune 4, 12 or 16 and margin 0.2 did not help
+(screens of 100-200 games: ±5-7 points, none above the default by more than that). Neither did more
+playouts: on deals 0-99 (200 games, seats swapped; sims 100: 79.5%), sims 200 won 75.0% (paired
+difference -4.5 ± 3.8 points), sequential halving over the same 800 playouts 78.5% (-1.0 ± 3.6),
+margin 0.02 75.5% (-4.0 ± 3.4): the estimate is biased (the opponent's hand and our own later moves
+are modelled), not noisy. Nor does search hurt at some stage of the game: on the same 200 games,
+playing the greedy's choice while the clan pile holds more than 28 cards and searching after that
+won 75.0% (-4.5 ± 3.6), searching only before that 59.5% (-20.0 ± 3.8), searching only once the pile
+is down to 14 cards 65.0% (-14.5 ± 3.9). A better model of our own next move did not pay either:
+choosing it in each playout as the best of the greedy's 2 (or 3) best moves on that deal
+(perfect-information lookahead, 1.7 (2.4) times the time) won 81.5% (+2.0 ± 3.5) and 80.5% (+1.0 ±
+3.5) of the same 200 games.
 
 ismcts (`ismcts_policy`), params (iters, c, rollout, prune, infer, inner, replies): SO-ISMCTS
 (Cowling, Powley and Whitehouse 2012). Each iteration deals a determinization, descends the tree
