@@ -29,9 +29,9 @@ report-quick: $(STAMP)
 playthroughs: $(STAMP)
 	MEEPLELAB_REGENERATE_PLAYTHROUGHS=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_playthroughs.py
 
+# every game that declares a benchmark (sim/<game>/game.py)
 bench: $(STAMP)
-	$(BIN)/meeplelab bench diamant
-	$(BIN)/meeplelab bench schotten-totten
+	$(BIN)/meeplelab bench
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

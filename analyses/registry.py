@@ -1,6 +1,7 @@
 """The analyses that `meeplelab analyse` and `meeplelab report` run.
 
-Each analysis is a module with NAME, TITLE, SUMMARY, DEFAULT_SEED and
+Each game declares its analyses (`analysis_modules` in sim/<game>/game.py). Each analysis is a
+module with NAME, TITLE, SUMMARY, DEFAULT_SEED and
 `run(out_dir, quick, seed) -> Section`; the Section carries the markdown for the report
 index (figure, one sentence on what it shows, key table, exact command and settings).
 """
@@ -12,9 +13,12 @@ from pathlib import Path
 
 from sim.core.errors import unknown
 
-MODULES = ["analyses.diamant_leave_threshold", "analyses.diamant_variants",
-           "analyses.schotten_totten_first_player", "analyses.schotten_totten_game_shape",
-           "analyses.schotten_totten_ladder", "analyses.schotten_totten_tactics_value"]
+
+
+def modules() -> list[str]:
+    """Every game's analysis modules (its declaration names them), game by game."""
+    from sim import games
+    return [m for g in games.all_games() for m in g.analysis_modules]
 
 
 @dataclasses.dataclass
@@ -36,7 +40,7 @@ class Analysis:
 
 def all_analyses() -> list[Analysis]:
     out = []
-    for mod_name in MODULES:
+    for mod_name in modules():
         m = importlib.import_module(mod_name)
         out.append(Analysis(m.NAME, m.TITLE, m.SUMMARY, m.DEFAULT_SEED, m))
     return out

@@ -4,11 +4,11 @@ Measured, never asserted: tests do not time anything. Each fast-engine rate is t
 `repeat` runs (the least disturbed by other work on the machine); the reference engine's rate
 and the start-up time are one run each.
 
-A game's benchmark is a list of configurations (rules preset, strategies, games to time). The
-first one is the headline: it is also timed through the plugin path (every decision through a
+A game's benchmark is the list of configurations its declaration gives (`bench` in
+sim/<game>/game.py: rules preset, strategies, games to time). The first one is the headline: it is also timed through the plugin path (every decision through a
 function pointer), on all threads, and for the start-up time of a new process.
 
-Search strategies are also timed per decision (`SEARCHES`): the searcher plays whole games
+Search strategies are also timed per decision (the declaration's `search_bench`): the searcher plays whole games
 against an opponent, seats alternating, and every call of its kernel is timed (the kernel is the
 same compiled function in both engines; the games go through the reference engine, which calls
 it from Python, so each call can be timed alone).
@@ -18,47 +18,16 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
 from sim import games as game_registry
 from sim.core.errors import UsageError
+from sim.core.game import BenchSetup, SearchBench
 from sim.core.runner import available_threads, set_threads
 from strategies.play import kernels_and_params, resolve_rules
 from strategies.registry import lineup
 
-
-@dataclass(frozen=True)
-class Setup:
-    preset: str | None            # None: the game's default rules
-    strategies: tuple
-    games: int                    # fast-engine games per measurement (default)
-    reference_games: int         # reference-engine games (default)
-
-
-SETUPS = {
-    "diamant": [Setup(None, ("leave-after-hazards:k=2", "leave-after-hazards:k=3",
-                             "leave-at-gems:t=10", "leave-at-gems:t=15"), 1_000_000, 2_000)],
-    "schotten-totten": [Setup("base", ("random", "random"), 1_000_000, 500),
-                        Setup("tactics", ("random", "random"), 1_000_000, 500),
-                        Setup("base", ("greedy", "greedy"), 20_000, 100),
-                        Setup("tactics", ("greedy", "greedy"), 20_000, 100)],
-}
-
-
-@dataclass(frozen=True)
-class SearchSetup:
-    preset: str | None
-    searcher: str                 # the strategy timed
-    opponent: str
-    games: int                    # games played (default), the searcher's seat alternating
-
-
-SEARCHES = {
-    "schotten-totten": [SearchSetup("base", "flat-mc:sims=100", "greedy", 6),
-                        SearchSetup("base", "ismcts", "greedy", 6)],
-}
 
 START_SCRIPT = """
 from strategies.play import play, resolve_rules
@@ -75,7 +44,7 @@ def _best_rate(fn, games: int, repeat: int) -> float:
     return games / best
 
 
-def _engines(game: str, setup: Setup):
+def _engines(game: str, setup: BenchSetup):
     """(fast(n, natives=...), reference(n), natives) for one configuration."""
     g = game_registry.get(game)
     players = len(setup.strategies)
@@ -95,12 +64,12 @@ def _engines(game: str, setup: Setup):
     return fast, reference, rules
 
 
-def _title(game: str, setup: Setup, rules) -> str:
+def _title(game: str, setup: BenchSetup, rules) -> str:
     return (f"{game}: {len(setup.strategies)} players, {', '.join(setup.strategies)}; "
             f"rules {setup.preset or rules.DEFAULT_PRESET}")
 
 
-def decision_times(game: str, setup: SearchSetup, games: int) -> np.ndarray:
+def decision_times(game: str, setup: SearchBench, games: int) -> np.ndarray:
     """Seconds taken by each decision of `setup.searcher` in `games` games against
     `setup.opponent` (seed 0, games 0, 1, ...; the searcher moves first in even games)."""
     g = game_registry.get(game)
@@ -126,7 +95,7 @@ def decision_times(game: str, setup: SearchSetup, games: int) -> np.ndarray:
     return np.array(times)
 
 
-def _decision_line(game: str, setup: SearchSetup, games: int) -> str:
+def _decision_line(game: str, setup: SearchBench, games: int) -> str:
     t = decision_times(game, setup, games) * 1000.0
     rules = setup.preset or game_registry.get(game).rules.DEFAULT_PRESET
     head = f"{setup.searcher} against {setup.opponent}, rules {rules}: "
@@ -141,10 +110,11 @@ def run(game: str, games: int | None = None, reference_games: int | None = None,
         search_games: int | None = None):
     """Yield the benchmark report line by line. `games` / `reference_games` / `search_games`
     override every configuration's defaults (search_games = 0: no search timing)."""
-    game_registry.get(game)
-    if game not in SETUPS:
-        raise UsageError(f"no benchmark defined for {game}; allowed: {', '.join(SETUPS)}")
-    for k, setup in enumerate(SETUPS[game]):
+    g = game_registry.get(game)
+    if not g.bench:
+        with_bench = [x.name for x in game_registry.all_games() if x.bench]
+        raise UsageError(f"no benchmark declared for {game}; games with one: {', '.join(with_bench)}")
+    for k, setup in enumerate(g.bench):
         n = games or setup.games
         n_ref = reference_games or setup.reference_games
         fast, reference, rules = _engines(game, setup)
@@ -173,7 +143,7 @@ def run(game: str, games: int | None = None, reference_games: int | None = None,
             yield (f"new process, start to first game:    {time.perf_counter() - start:>12.2f} s      "
                    f"(warm compilation cache, interpreter start included)")
     set_threads(available_threads())
-    searches = SEARCHES.get(game, [])
+    searches = g.search_bench
     if searches and search_games != 0:
         yield "\nsearch strategies, time per decision (1 thread, every call of the kernel timed)"
         for setup in searches:

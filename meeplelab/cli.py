@@ -574,7 +574,7 @@ def playthrough(game, strategies, players, seed, game_index, plugins, output_fil
 
 # ------------------------------------------------------------------ benchmark
 @main.command(context_settings=CONTEXT)
-@click.argument("game")
+@click.argument("game", required=False)
 @click.option("-n", "--games", type=GameCount(), default=None,
               help="Games per fast-engine measurement (default: per configuration, e.g. 1e6 "
                    "for random play, 2e4 for greedy Schotten Totten).")
@@ -587,7 +587,8 @@ def playthrough(game, strategies, players, seed, game_index, plugins, output_fil
                    "configuration, e.g. 6; 0: skip).")
 @friendly
 def bench(game, games, reference_games, repeat, search_games):
-    """Benchmark GAME: games/s of the fast engine and of the reference engine, and their ratio.
+    """Benchmark GAME (default: every game): games/s of the fast engine and of the reference
+    engine, and their ratio.
 
     Each game has a few configurations (Schotten Totten: random and greedy self-play, base and
     tactics). The first is also measured through the plugin path (every decision through a
@@ -598,13 +599,18 @@ def bench(game, games, reference_games, repeat, search_games):
 
     \b
     Examples:
+      meeplelab bench
       meeplelab bench diamant
       meeplelab bench schotten-totten --repeat 1
     """
     from meeplelab import bench as bench_module
-    for line in bench_module.run(game, games=games, reference_games=reference_games, repeat=repeat,
-                                 search_games=search_games):
-        click.echo(line)
+    names = [game] if game else [g.name for g in game_registry.all_games() if g.bench]
+    for k, name in enumerate(names):
+        if k:
+            click.echo("")
+        for line in bench_module.run(name, games=games, reference_games=reference_games,
+                                     repeat=repeat, search_games=search_games):
+            click.echo(line)
 
 
 if __name__ == "__main__":

@@ -1,58 +1,61 @@
-"""The registry of games: rule set, engines, per-game result columns."""
+"""The registry of games, found rather than listed.
+
+A game is a package `sim/<game>/` whose module `game.py` declares `GAME` (sim/core/game.py), or
+a third-party module named by an entry point of the group `meeplelab.games` whose value is such
+a `Game`:
+
+    [project.entry-points."meeplelab.games"]
+    my-game = "my_package.game:GAME"
+"""
 from __future__ import annotations
 
-import dataclasses
-from typing import Callable
+import importlib
+import importlib.metadata
+import pkgutil
+import warnings
+from pathlib import Path
 
 from .core.errors import unknown
+from .core.game import Game
+
+ENTRY_POINT_GROUP = "meeplelab.games"
+_GAMES: dict[str, Game] = {}
 
 
-@dataclasses.dataclass(frozen=True)
-class Game:
-    name: str
-    title: str
-    rules: type                   # RuleSet subclass
-    reference_play: Callable      # play_batch(rules, players, seed, first, n, kernels, params)
-    fast_play: Callable           # same, plus natives=
-    extras: tuple[str, ...]       # per-game columns the game adds
-    min_players: int
-    max_players: int
-    default_players: int
-    summary: str
-    playthrough: Callable         # (rules, players, seed, game, kernels, params) -> text of one game
-    extra_labels: dict = dataclasses.field(default_factory=dict)   # column -> {code: label}
-
-
-def _diamant() -> Game:
-    from .diamant import fast, playthrough, reference
-    from .diamant.rules import MAX_PLAYERS, DiamantRules
-    return Game("diamant", "Diamant (Moon & Faidutti, 2005)", DiamantRules, reference.play_batch,
-                fast.play_batch, reference.EXTRAS, 1, MAX_PLAYERS, 4,
-                "push-your-luck cave exploration; when to leave the cave", playthrough.playthrough)
-
-
-def _schotten_totten() -> Game:
-    from .schotten_totten import fast, playthrough, reference
-    from .schotten_totten.rules import SchottenTottenRules
-    return Game("schotten-totten", "Schotten Totten (Knizia, 1999), with tactic cards",
-                SchottenTottenRules, reference.play_batch, fast.play_batch, reference.EXTRAS,
-                2, 2, 2, "two-player border war of poker-like formations; seat 0 moves first "
-                "(unless first_player=random); score 1 for a win, 0 for a loss",
-                playthrough.playthrough,
-                {"end": {code: name for name, code in reference.END_CODES.items()}})
-
-
-_FACTORIES = {"diamant": _diamant, "schotten-totten": _schotten_totten}
-_CACHE: dict[str, Game] = {}
+def _discover() -> dict[str, Game]:
+    if _GAMES:
+        return _GAMES
+    found: list[Game] = []
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if info.ispkg and info.name != "core" and (Path(__file__).parent / info.name / "game.py").is_file():
+            found.append(importlib.import_module(f"{__package__}.{info.name}.game").GAME)
+    for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            game = ep.load()
+        except Exception as e:
+            warnings.warn(f"game plugin {ep.name!r} ({ep.value}) failed to load: "
+                          f"{type(e).__name__}: {e}; other games keep working", stacklevel=3)
+            continue
+        if not isinstance(game, Game):
+            warnings.warn(f"game plugin {ep.name!r} ({ep.value}) is not a sim.core.game.Game",
+                          stacklevel=3)
+            continue
+        found.append(game)
+    for game in sorted(found, key=lambda g: g.name):
+        _GAMES.setdefault(game.name, game)   # a built-in keeps its name
+    return _GAMES
 
 
 def names() -> list[str]:
-    return sorted(_FACTORIES)
+    return list(_discover())
+
+
+def all_games() -> list[Game]:
+    return list(_discover().values())
 
 
 def get(name: str) -> Game:
-    if name not in _FACTORIES:
-        raise unknown("game", name, names())
-    if name not in _CACHE:
-        _CACHE[name] = _FACTORIES[name]()
-    return _CACHE[name]
+    games = _discover()
+    if name not in games:
+        raise unknown("game", name, games)
+    return games[name]

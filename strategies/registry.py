@@ -241,9 +241,25 @@ def load_entry_points() -> None:
 
 
 # ---------------------------------------------------------------- lookup
+_builtins_loaded = [False]
+
+
 def _ensure_builtins() -> None:
-    import strategies.diamant  # noqa: F401  (registers the built-ins)
-    import strategies.schotten_totten  # noqa: F401
+    """Import every game's strategy modules (its declaration names them), then give every game
+    the core's `random`."""
+    if _builtins_loaded[0]:
+        return
+    from sim import games
+    from sim.core.kernels import random_choice
+    for g in games.all_games():
+        for module in g.strategy_modules:
+            importlib.import_module(module)
+        if (g.name, "random") not in _REGISTRY:
+            register(g.name, "random", random_choice, native=g.random_native, stochastic=True,
+                     doc="Uniform over the legal actions of each decision (the game's legal "
+                         "list), from the seat's own stream.",
+                     observes="the number of legal actions only", source="baseline (sim/core)")
+    _builtins_loaded[0] = True
 
 
 def all_strategies(game: str | None = None) -> list[Strategy]:

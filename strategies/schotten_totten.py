@@ -13,12 +13,6 @@ from .registry import Param, register
 
 GAME = "schotten-totten"
 
-register(GAME, "random", K.random_policy, native=K.RANDOM_POLICY, stochastic=True,
-         doc="Uniform over the legal actions: each placement of a card at a stone is one action; "
-             "with tactics each way to play a tactic card is one action, and drawing from either "
-             "pile is a separate uniform choice.",
-         observes="the list of legal actions only", source="baseline")
-
 register(GAME, "greedy", K.greedy_policy, native=K.GREEDY,
          doc="One-move heuristic. Each stone gets an estimated chance of winning it from what the "
              "seat sees (both sides, its own hand, the unseen clan cards): exact when both "

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core.errors import UsageError
+from sim.core.observation import illegal_message
 from sim.core.rng import KeyedRng, deck_stream, new_state, player_stream
 from sim.schotten_totten import cards as C
 from sim.schotten_totten import notation, reference
@@ -99,7 +100,7 @@ def choices(position, specs, rules, seed: int = 0) -> pd.DataFrame:
             except Exception as e:      # a plugin's bug: named, not a traceback
                 raise UsageError(f"strategy {bound.label} raised {type(e).__name__}: {e}") from e
             if not isinstance(i, (int, np.integer)) or not 0 <= int(i) < len(legal):
-                raise UsageError(f"strategy {bound.label}: {reference.illegal_message(i, len(legal))}")
+                raise UsageError(f"strategy {bound.label}: {illegal_message(i, len(legal))}")
             action = legal[int(i)]
         rows.append({"strategy": spec.strip(), "seat": seat, "action": str(action),
                      "legal_actions": len(legal)})

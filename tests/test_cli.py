@@ -502,11 +502,12 @@ def test_bench_reports_every_configuration_with_rates_and_ratios(cli):
 
 
 def test_search_decision_times_are_one_per_call_of_the_searchers_kernel():
-    from meeplelab.bench import SearchSetup, decision_times
+    from meeplelab.bench import decision_times
+    from sim.core.game import SearchBench
     from sim import games as game_registry
     from strategies.play import resolve_rules
     from strategies.registry import lineup
-    t = decision_times("schotten-totten", SearchSetup("base", "flat-mc:sims=2", "greedy", 2), 2)
+    t = decision_times("schotten-totten", SearchBench("base", "flat-mc:sims=2", "greedy", 2), 2)
     assert (t > 0).all()
     # the same games, the searcher's calls counted: searcher first in game 0, second in game 1
     rules = resolve_rules("schotten-totten", "base")

@@ -6,6 +6,7 @@ from numba import njit
 from sim.core.rng import uniform_float
 from sim.core.strategy_api import DECIDE_SIG
 from sim.diamant import fast, reference
+from sim.diamant import observation as O
 from sim.diamant.rules import DiamantRules
 from strategies import registry
 
@@ -72,7 +73,7 @@ def test_fast_engine_matches_reference_game_by_game(preset, overrides, players, 
 def test_illegal_action_is_reported_with_what_replays_it():
     @njit(DECIDE_SIG)
     def bad(obs, params, rng):
-        return 2 if obs[6] > 4 else 0   # carried gems > 4 -> illegal
+        return 2 if obs[O.CARRIED] > 4 else 0   # carried gems > 4 -> illegal
 
     rules = DiamantRules.preset()
     with pytest.raises(Exception) as fast_err:

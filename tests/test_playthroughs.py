@@ -19,18 +19,12 @@ from strategies.registry import lineup
 DIR = Path(__file__).parent / "playthroughs"
 REGENERATE = os.environ.get("MEEPLELAB_REGENERATE_PLAYTHROUGHS") == "1"
 SEED, GAME = 20261201, 7
-# fixed, simple strategies: the files should change when the rules change, not when a
-# heuristic is retuned
-LINEUPS = {"diamant": ["leave-after-hazards:k=1", "leave-after-hazards:k=2", "leave-at-gems:t=12",
-                       "random-leave:p=0.2"],
-           "schotten-totten": ["random", "random"]}
-SOLO = {("diamant", "solo"): ["leave-after-hazards:k=2"]}
 CASES = [(name, preset) for name in games.names() for preset in games.get(name).rules.PRESETS]
 
 
 def record(name: str, preset: str) -> str:
     rules = games.get(name).rules.preset(preset)
-    specs = SOLO.get((name, preset), LINEUPS[name])
+    specs = games.get(name).playthrough_lineup(preset)
     bound = lineup(name, specs, len(specs))
     head = (f"# {name} playthrough: preset {preset}, seed {SEED}, game {GAME}, reference engine\n"
             f"# seats: {', '.join(b.label for b in bound)}\n")
@@ -54,9 +48,9 @@ def test_playthrough_is_unchanged(name, preset):
 
 
 def test_every_game_and_preset_has_a_playthrough_and_no_other():
-    """A new game needs a lineup here; the file of a removed preset is an error (and is deleted
-    by `make playthroughs`)."""
-    assert set(LINEUPS) == set(games.names())
+    """Every game declares its playthrough strategies; the file of a removed preset is an error
+    (and is deleted by `make playthroughs`)."""
+    assert all(g.playthrough_lineups.get("*") for g in games.all_games())
     wanted = {DIR / f"{n}-{p}.txt" for n, p in CASES}
     if REGENERATE:
         for stale in set(DIR.glob("*.txt")) - wanted:

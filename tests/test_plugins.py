@@ -165,7 +165,7 @@ FAILING = {
             if obs[O.CARRIED] >= 25:
                 return 7
             return O.LEAVE if obs[O.HAZARDS_REVEALED] >= 2 else O.CONTINUE
-        """, "returned illegal action 7 (allowed: 0 = continue, 1 = leave)"),
+        """, "returned illegal action 7 (allowed: the index of a legal action, 0 .. 1)"),
     "nb-raiser": ("""
         @strategy("diamant", "nb-raiser")
         def nb_raiser(obs, params, rng):

@@ -55,6 +55,8 @@ class Game:
     # conformance hook: (rules, players, seed, first_game, n_games, kernels, params) -> None,
     # plays games checking the game's invariants after every decision (raises AssertionError)
     check_invariants: Callable | None = None
+    # strategy specs the conformance suite plays instead of the defaults (small search budgets)
+    conformance_specs: dict = dataclasses.field(default_factory=dict)
 
     def playthrough_lineup(self, preset: str) -> list[str]:
         return list(self.playthrough_lineups.get(preset, self.playthrough_lineups["*"]))

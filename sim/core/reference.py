@@ -53,7 +53,7 @@ class Decider:
             i = self.kernels[seat](obs, self.params[seat], self.rngs[seat])
         except Exception as e:  # a plugin's bug, reported with what replays it
             raise StrategyError(seat, self.game, where, f"raised {type(e).__name__}: {e}") from e
-        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) or not 0 <= i < n:
+        if not isinstance(i, (int, np.integer)) or not 0 <= i < n:
             raise StrategyError(seat, self.game, where, illegal_message(i, n))
         i = int(i)
         if self.on_decision is not None:

@@ -46,6 +46,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.batch import Batch, StrategyError
+from ..core.observation import illegal_message
 from ..core.nbutil import (address_of, borrowed, call_decide, jit_address, nonneg, part, part_as,
                            view_at)
 from ..core.rng import PLAYER_STREAM_BASE, draw_at, stream_key
@@ -406,8 +407,10 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
     for p in range(players):
         all_threshold &= seat_call[p] == CALL_THRESHOLD
 
-    # the rule fields of the observation never change
+    # the header and the rule fields of the observation never change
     obs[:] = 0
+    obs[O.DECISION], obs[O.N_LEGAL], obs[O.LEGAL_AT] = O.STAY_OR_LEAVE, 2, O.LEGAL
+    obs[O.LEGAL + O.CONTINUE], obs[O.LEGAL + O.LEAVE] = O.CONTINUE, O.LEAVE
     obs[O.PLAYERS], obs[O.ROUNDS], obs[O.HAZARDS_TO_END] = players, rounds, to_end
     obs[O.HAZARD_KINDS], obs[O.TREASURE_CARDS] = kinds, n_tre
     for i in range(n_tre):
@@ -597,5 +600,5 @@ def play_batch(rules: DiamantRules, players: int, seed: int, first_game: int, n_
         i = int(bad[0])
         _, seat, rnd, decision, action = (int(x) for x in errors[i])
         raise StrategyError(seat, first_game + i, f"decision {decision} of round {rnd} (0-based)",
-                            f"returned illegal action {action} (allowed: 0 = continue, 1 = leave)")
+                            illegal_message(action, 2))
     return Batch(first_game, scores, shares, {k: extras[:, j].copy() for j, k in enumerate(EXTRAS)})

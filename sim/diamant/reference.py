@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.batch import Batch, StrategyError
-from ..core.rng import KeyedRng, deck_stream, new_state, player_stream
+from ..core import reference as core_reference
+from ..core.batch import Batch
+from ..core.reference import Decider, GameResult
+from ..core.rng import KeyedRng, deck_stream
 from . import observation as O
 from .rules import DiamantRules
 
@@ -199,7 +201,9 @@ class Game:
     def observation(self, seat: int) -> np.ndarray:
         r = self.rules
         obs = np.zeros(O.SIZE, dtype=np.int64)
-        obs[O.SEAT], obs[O.PLAYERS], obs[O.ROUND], obs[O.ROUNDS] = seat, self.players, self.round, r.rounds
+        obs[O.SEAT], obs[O.DECISION], obs[O.N_LEGAL], obs[O.LEGAL_AT] = seat, O.STAY_OR_LEAVE, 2, O.LEGAL
+        obs[O.LEGAL + O.CONTINUE], obs[O.LEGAL + O.LEAVE] = O.CONTINUE, O.LEAVE
+        obs[O.PLAYERS], obs[O.ROUND], obs[O.ROUNDS] = self.players, self.round, r.rounds
         obs[O.CARDS_REVEALED] = self.cave_cards
         obs[O.HAZARDS_REVEALED] = sum(1 for c in self.path if c.kind == HAZARD)
         obs[O.CARRIED], obs[O.CHEST] = self.carried[seat], self.chest[seat]
@@ -237,25 +241,23 @@ class Game:
 
 def play_game(rules: DiamantRules, players: int, seed: int, game: int, kernels, params,
               on_decision=None, after_round=None) -> Game:
-    """Play one whole game; `kernels[seat](obs, params[seat], rng) -> 0 (continue) or 1 (leave)`.
-    Observers (see playthrough.py): `on_decision(game, seat, leaves)` after each decision,
+    """Play one whole game; `kernels[seat](obs, params[seat], rng)` returns the index of its
+    choice in the legal list [continue, leave] (sim/core/reference.py checks it). Observers
+    (see playthrough.py): `on_decision(game, seat, leaves)` after each decision,
     `after_round(game)` after each round."""
+    return _play(rules, players, seed, game, Decider(kernels, params, seed, game, players),
+                 on_decision, after_round)
+
+
+def _play(rules, players, seed, game, decider, on_decision=None, after_round=None) -> Game:
     g = Game(rules, players, seed, game)
-    rngs = [new_state(seed, game, player_stream(p)) for p in range(players)]
 
     def decide(state: Game, seat: int) -> bool:
-        obs = state.observation(seat)
         where = f"decision {state.decisions} of round {state.round} (0-based)"
-        try:
-            action = kernels[seat](obs, params[seat], rngs[seat])
-        except Exception as e:  # a plugin's bug, reported with what replays it
-            raise StrategyError(seat, game, where, f"raised {type(e).__name__}: {e}") from e
-        if action not in (O.CONTINUE, O.LEAVE):
-            raise StrategyError(seat, game, where, f"returned illegal action {action!r} "
-                                f"(allowed: 0 = continue, 1 = leave)")
+        leaves = decider(seat, state.observation(seat), where) == O.LEAVE
         if on_decision is not None:
-            on_decision(state, seat, action == O.LEAVE)
-        return action == O.LEAVE
+            on_decision(state, seat, leaves)
+        return leaves
 
     for _ in range(rules.rounds):
         g.play_round(decide)
@@ -266,11 +268,7 @@ def play_game(rules: DiamantRules, players: int, seed: int, game: int, kernels, 
 
 def play_batch(rules: DiamantRules, players: int, seed: int, first_game: int, n_games: int,
                kernels, params) -> Batch:
-    scores = np.zeros((n_games, players), np.int64)
-    shares = np.zeros((n_games, players), np.float64)
-    extras = {k: np.zeros(n_games, np.int64) for k in EXTRAS}
-    for i in range(n_games):
-        g = play_game(rules, players, seed, first_game + i, kernels, params)
-        scores[i], shares[i] = g.scores(), g.win_shares()
-        extras["cards_revealed"][i], extras["disasters"][i] = g.cards_revealed, g.disasters
-    return Batch(first_game, scores, shares, extras)
+    def one(game: int, decider: Decider) -> GameResult:
+        g = _play(rules, players, seed, game, decider)
+        return GameResult(g.scores(), g.win_shares(), (g.cards_revealed, g.disasters))
+    return core_reference.play_batch(one, EXTRAS, players, seed, first_game, n_games, kernels, params)

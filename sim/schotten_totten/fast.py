@@ -40,10 +40,12 @@ from numba.extending import intrinsic
 
 from ..core.batch import Batch, StrategyError
 from ..core.errors import UsageError
+from ..core.observation import illegal_message
+from ..core.reference import MAX_TURNS, endless_game
 from ..core.nbutil import address_of, borrowed, call_decide, jit_address, view_at
 from ..core.rng import PLAYER_STREAM_BASE, draw_at, split_below, stream_key
 from . import observation as O
-from .reference import CLAN_STREAM, EXTRAS, FIRST_PLAYER_STREAM, TACTIC_STREAM, illegal_message
+from .reference import CLAN_STREAM, EXTRAS, FIRST_PLAYER_STREAM, TACTIC_STREAM
 from .rules import MAX_STONES, SchottenTottenRules
 
 # packed rule scalars
@@ -52,7 +54,6 @@ from .rules import MAX_STONES, SchottenTottenRules
 (R_STONES, R_HAND, R_TACTICS, R_ADJ, R_TOTAL, R_LIMIT, R_AT_START, R_AUTO, R_MOVE, R_NO_PLAY_BLOCKS,
  R_BLOCKED_DRAW, R_RANDOM_FIRST, R_TACTICS_OUT, R_N) = range(14)
 ERR_FIELDS = 6   # flag (1 illegal action, 2 endless game), seat, turn, decision kind, action, n_legal
-MAX_TURNS = 10_000
 
 # card ids (cards.py)
 N_CLAN = 54
@@ -453,6 +454,7 @@ def new_game(work, streams, r, seed, game):
     n_stones, hand_size, tactics = r[R_STONES], r[R_HAND], r[R_TACTICS]
 
     obs0[:O.LEGAL] = 0
+    obs0[O.LEGAL_AT] = O.LEGAL
     obs0[O.STONES], obs0[O.HAND_LIMIT], obs0[O.TACTICS] = n_stones, hand_size, tactics
     obs0[O.ADJACENT_TO_WIN], obs0[O.TOTAL_TO_WIN], obs0[O.TACTIC_LIMIT] = r[R_ADJ], r[R_TOTAL], r[R_LIMIT]
     obs0[O.CLAIM_AT_START], obs0[O.AUTO_CLAIM], obs0[O.REDEPLOY_MOVE] = r[R_AT_START], r[R_AUTO], r[R_MOVE]
@@ -1063,7 +1065,7 @@ def play_batch(rules: SchottenTottenRules, players: int, seed: int, first_game: 
         i = int(bad[0])
         flag, seat, turn, dk, action, n = (int(x) for x in errors[i])
         if flag == 2:
-            raise RuntimeError(f"game {first_game + i} did not end after {MAX_TURNS} turns")
+            raise endless_game(first_game + i)
         raise StrategyError(seat, first_game + i, f"turn {turn}, phase {O.DECISION_NAMES[dk]}",
                             illegal_message(action, n))
     return Batch(first_game, scores, shares, {k: extras[:, j].copy() for j, k in enumerate(EXTRAS)})

@@ -14,10 +14,12 @@ own turn), so `SEAT` also says whose turn it is. Board entries are indexed by AB
 read-only.
 
 Layout (offsets are the constants below; stones >= STONES read as empty: CLAIMED and SIDE -1, else 0):
-  scalars       SEAT, DECISION (D_*), TURN (turns completed, both players), FIRST (seat that moved
+  header        SEAT, DECISION (D_*), N_LEGAL, LEGAL_AT (= LEGAL): the header of every game
+                (sim/core/observation.py)
+  scalars       TURN (turns completed, both players), FIRST (seat that moved
                 first), IDLE (the previous turn changed nothing: if this one changes nothing either,
                 the game ends blocked), SCOUT_RETURNS (cards still to return in a scout-return
-                decision, else 0), CLAN_PILE / TACTIC_PILE (cards left), N_DISCARD, N_LEGAL
+                decision, else 0), CLAN_PILE / TACTIC_PILE (cards left), N_DISCARD
   rules         STONES, HAND_LIMIT, TACTICS, ADJACENT_TO_WIN, TOTAL_TO_WIN, TACTIC_LIMIT,
                 CLAIM_AT_START, AUTO_CLAIM, REDEPLOY_MOVE (1: move-or-discard), NO_PLAY_BLOCKS,
                 BLOCKED_DRAW (1: a blocked game is always a draw)
@@ -61,6 +63,7 @@ strategies can call them).
 """
 from numba import njit
 
+from ..core import observation as H
 from .rules import MAX_STONES
 
 # ---------------------------------------------------------------- sizes
@@ -87,16 +90,17 @@ LOC_SIDE = 8          # + 2 * stone + seat
 LOC_ENV = LOC_SIDE + 2 * MAX_STONES   # + stone
 
 # ---------------------------------------------------------------- layout
-SEAT = 0
-DECISION = 1
-TURN = 2
-FIRST = 3
-IDLE = 4
-SCOUT_RETURNS = 5
-CLAN_PILE = 6
-TACTIC_PILE = 7
-N_DISCARD = 8
-N_LEGAL = 9
+# the common header (sim/core/observation.py)
+SEAT = H.SEAT
+DECISION = H.DECISION
+N_LEGAL = H.N_LEGAL
+LEGAL_AT = H.LEGAL_AT     # holds LEGAL
+TURN = 4
+FIRST = 5
+IDLE = 6
+SCOUT_RETURNS = 7
+CLAN_PILE = 8
+TACTIC_PILE = 9
 # rules (constant during a game)
 STONES = 10
 HAND_LIMIT = 11
@@ -109,6 +113,7 @@ AUTO_CLAIM = 17
 REDEPLOY_MOVE = 18
 NO_PLAY_BLOCKS = 19
 BLOCKED_DRAW = 20
+N_DISCARD = 21
 # per seat
 HAND_SIZE = 24
 TACTICS_PLAYED = 26
@@ -132,7 +137,7 @@ SIZE = LEGAL + MAX_LEGAL
 
 # name of each scalar / block start, for printing a vector
 NAMES = {v: k for k, v in dict(globals()).items()
-         if k in ("SEAT", "DECISION", "TURN", "FIRST", "IDLE", "SCOUT_RETURNS", "CLAN_PILE", "TACTIC_PILE",
+         if k in ("SEAT", "DECISION", "LEGAL_AT", "TURN", "FIRST", "IDLE", "SCOUT_RETURNS", "CLAN_PILE", "TACTIC_PILE",
                   "N_DISCARD", "N_LEGAL", "STONES", "HAND_LIMIT", "TACTICS", "ADJACENT_TO_WIN",
                   "TOTAL_TO_WIN", "TACTIC_LIMIT", "CLAIM_AT_START", "AUTO_CLAIM", "REDEPLOY_MOVE",
                   "NO_PLAY_BLOCKS", "BLOCKED_DRAW", "HAND_SIZE", "TACTICS_PLAYED", "CHIEF_PLAYED",

@@ -58,7 +58,7 @@ strength difference); lam 0 loses about 54 / 46 against lam 0.5; crit hardly mat
 import numpy as np
 from numba import njit
 
-from ..core.rng import uniform_below
+from ..core.kernels import random_choice
 from ..core.strategy_api import DECIDE_SIG
 from . import fast as F
 from . import observation as O
@@ -78,10 +78,8 @@ N_CLAN = 54
 CHIEF_1, CHIEF_2, TROOP, SHIELD, FOG, MUD, SCOUT, REDEPLOY, DESERTER, TRAITOR = range(54, 64)
 
 
-@njit(DECIDE_SIG, cache=True, error_model="numpy")
-def random_policy(obs, params, rng):
-    """Uniform over the legal actions, from the seat's own stream."""
-    return uniform_below(rng, obs[O.N_LEGAL])
+# the core's `random` (sim/core/kernels.py); the engine runs it natively as RANDOM_POLICY
+random_policy = random_choice
 
 
 # ---------------------------------------------------------------- greedy

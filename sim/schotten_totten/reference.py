@@ -77,9 +77,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..core import reference as core_reference
 from ..core.batch import Batch, StrategyError
 from ..core.errors import UsageError
-from ..core.rng import KeyedRng, deck_stream, new_state, player_stream
+from ..core.reference import MAX_TURNS, Decider, GameResult, endless_game
+from ..core.rng import KeyedRng, deck_stream, player_stream
 from . import cards as C
 from . import observation as O
 from .rules import SchottenTottenRules
@@ -541,7 +543,7 @@ class Game:
         obs[O.FIRST], obs[O.IDLE] = self.first, int(self.previous_turn_idle)
         obs[O.SCOUT_RETURNS] = self.scout_returns_left if phase == PHASE_SCOUT_RETURN else 0
         obs[O.CLAN_PILE], obs[O.TACTIC_PILE] = len(self.clan_pile), len(self.tactic_pile)
-        obs[O.N_DISCARD], obs[O.N_LEGAL] = len(self.discard), len(legal)
+        obs[O.N_DISCARD], obs[O.N_LEGAL], obs[O.LEGAL_AT] = len(self.discard), len(legal), O.LEGAL
         obs[O.STONES], obs[O.HAND_LIMIT], obs[O.TACTICS] = n, r.hand_size, int(r.tactics)
         obs[O.ADJACENT_TO_WIN], obs[O.TOTAL_TO_WIN] = r.adjacent_to_win, r.total_to_win
         obs[O.TACTIC_LIMIT], obs[O.AUTO_CLAIM] = r.tactic_limit, int(r.auto_claim)
@@ -748,11 +750,10 @@ def play_game(rules: SchottenTottenRules, seed: int, game: int, policies, first:
             log.append((g.turns, seat, phase, a))
         return a
 
-    limit = 10_000
     while not g.over:
         g.play_turn(decide)
-        if g.turns > limit:
-            raise RuntimeError(f"game {game} did not end after {limit} turns")
+        if g.turns > MAX_TURNS:
+            raise endless_game(game)
     return g.result(log)
 
 
@@ -809,40 +810,29 @@ def play_policy_batch(rules: SchottenTottenRules, seed: int, first_game: int, n_
 
 
 def play_kernel_game(rules: SchottenTottenRules, seed: int, game: int, kernels, params,
-                     on_decision=None, before_turn=None) -> Game:
+                     on_decision=None, before_turn=None, decider: Decider | None = None) -> Game:
     """One game between strategies of the strategy API (`kernel(obs, params, rng) -> index of a
-    legal action`, observation.py), each drawing from its seat's own stream; returns the ended
-    `Game`. Kernels are called only when there are two or more legal actions. Observers (see
-    playthrough.py): `on_decision(seat, phase, legal, action)` after each decision,
-    `before_turn(game)` before each turn."""
+    legal action`, observation.py), each drawing from its seat's own stream (the core's
+    `Decider`, which also checks the index); returns the ended `Game`. Kernels are called only
+    when there are two or more legal actions. Observers (see playthrough.py):
+    `on_decision(seat, phase, legal, action)` after each decision, `before_turn(game)` before
+    each turn."""
     g = Game(rules, seed, game)
-    rngs = [new_state(seed, game, player_stream(seat)) for seat in (0, 1)]
+    decider = decider or Decider(kernels, params, seed, game, 2)
 
     def decide(seat: int, phase: str, legal: list[Action]) -> Action:
-        obs = g.flat_observation(seat, phase, legal)
-        where = f"turn {g.turns}, phase {phase}"
-        try:
-            i = kernels[seat](obs, params[seat], rngs[seat])
-        except Exception as e:  # a plugin's bug, reported with what replays it
-            raise StrategyError(seat, game, where, f"raised {type(e).__name__}: {e}") from e
-        if not isinstance(i, (int, np.integer)) or not 0 <= i < len(legal):
-            raise StrategyError(seat, game, where, illegal_message(i, len(legal)))
+        i = decider(seat, g.flat_observation(seat, phase, legal), f"turn {g.turns}, phase {phase}")
         if on_decision is not None:
             on_decision(seat, phase, legal, legal[i])
         return legal[i]
 
-    limit = 10_000
     while not g.over:
         if before_turn is not None:
             before_turn(g)
         g.play_turn(decide)
-        if g.turns > limit:
-            raise RuntimeError(f"game {game} did not end after {limit} turns")
+        if g.turns > MAX_TURNS:
+            raise endless_game(game)
     return g
-
-
-def illegal_message(action: int, n_legal: int) -> str:
-    return f"returned illegal action {action} (allowed: the index of a legal action, 0 .. {n_legal - 1})"
 
 
 def play_batch(rules: SchottenTottenRules, players: int, seed: int, first_game: int, n_games: int,
@@ -854,16 +844,10 @@ def play_batch(rules: SchottenTottenRules, players: int, seed: int, first_game: 
     bit masks of the tactic cards each seat drew and played, and the seat that moved first."""
     if players != 2:
         raise UsageError(f"schotten-totten is a 2-player game, not {players} players")
-    scores = np.zeros((n_games, 2), np.int64)
-    shares = np.zeros((n_games, 2), np.float64)
-    extras = {k: np.zeros(n_games, np.int64) for k in EXTRAS}
-    for i in range(n_games):
-        g = play_kernel_game(rules, seed, first_game + i, kernels, params)
-        if g.winner == -1:
-            shares[i] = (0.5, 0.5)
-        else:
-            scores[i, g.winner] = 1
-            shares[i, g.winner] = 1.0
-        for k, v in zip(EXTRAS, _extras_row(g)):
-            extras[k][i] = v
-    return Batch(first_game, scores, shares, extras)
+
+    def one(game: int, decider: Decider) -> GameResult:
+        g = play_kernel_game(rules, seed, game, kernels, params, decider=decider)
+        scores = [int(g.winner == 0), int(g.winner == 1)]
+        shares = [0.5, 0.5] if g.winner == -1 else [float(g.winner == 0), float(g.winner == 1)]
+        return GameResult(scores, shares, _extras_row(g))
+    return core_reference.play_batch(one, EXTRAS, 2, seed, first_game, n_games, kernels, params)

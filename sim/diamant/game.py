@@ -1,0 +1,25 @@
+"""Diamant's declaration: what meeplelab finds about the game (sim/core/game.py)."""
+from ..core.game import BenchSetup, Game
+from . import fast, invariants, playthrough, reference
+from .rules import MAX_PLAYERS, DiamantRules
+
+GAME = Game(
+    name="diamant",
+    title="Diamant (Moon & Faidutti, 2005)",
+    summary="push-your-luck cave exploration; when to leave the cave",
+    rules=DiamantRules,
+    reference_play=reference.play_batch,
+    fast_play=fast.play_batch,
+    playthrough=playthrough.playthrough,
+    check_invariants=invariants.check_invariants,
+    extras=reference.EXTRAS,
+    min_players=1, max_players=MAX_PLAYERS, default_players=4,
+    strategy_modules=("strategies.diamant",),
+    analysis_modules=("analyses.diamant_leave_threshold", "analyses.diamant_variants"),
+    bench=(BenchSetup(None, ("leave-after-hazards:k=2", "leave-after-hazards:k=3",
+                             "leave-at-gems:t=10", "leave-at-gems:t=15"), 1_000_000, 2_000),),
+    # fixed, simple strategies: the records change when the rules change, not a heuristic
+    playthrough_lineups={"*": ("leave-after-hazards:k=1", "leave-after-hazards:k=2",
+                               "leave-at-gems:t=12", "random-leave:p=0.2"),
+                         "solo": ("leave-after-hazards:k=2",)},
+)
