@@ -5,8 +5,11 @@ Measured, never asserted: tests do not time anything. Each fast-engine rate is t
 and the start-up time are one run each.
 
 A game's benchmark is the list of configurations its declaration gives (`bench` in
-sim/<game>/game.py: rules preset, strategies, games to time). The first one is the headline: it is also timed through the plugin path (every decision through a
-function pointer), on all threads, and for the start-up time of a new process.
+sim/<game>/game.py: rules preset, strategies, games to time). The first one is the headline: it is also timed on all threads and for the start-up time of a new
+process. A game that declares a `plugin_bench` is also timed as a user's plugin runs: a plugin
+file whose strategy is exactly a built-in's code is written to a temporary folder, loaded with
+`load_plugin_file` and timed in whole runs (`strategies.play.play`, as `meeplelab run` does)
+against the built-in, interleaved, best of `repeat` (at least 3).
 
 Search strategies are also timed per decision (the declaration's `search_bench`): the searcher plays whole games
 against an opponent, seats alternating, and every call of its kernel is timed (the kernel is the
@@ -23,16 +26,40 @@ import numpy as np
 
 from sim import games as game_registry
 from sim.core.errors import UsageError
-from sim.core.game import BenchSetup, SearchBench
+from sim.core.game import BenchSetup, PluginBench, SearchBench
 from sim.core.runner import available_threads, set_threads
-from strategies.play import kernels_and_params, resolve_rules
-from strategies.registry import lineup
+from strategies.play import kernels_and_params, play, resolve_rules
+from strategies.registry import lineup, load_plugin_file
 
 
 START_SCRIPT = """
 from strategies.play import play, resolve_rules
 play({game!r}, resolve_rules({game!r}), {strategies!r}, games=1, seed=0, progress=False)
 """
+
+
+def plugin_rates(game: str, setup: PluginBench, games: int, repeat: int) -> tuple[float, float]:
+    """(built-in, plugin file) games/s on one thread in whole runs, interleaved, best of
+    `repeat`: the plugin as a user writes it, loaded from a file like `--plugin FILE`."""
+    import tempfile
+    from pathlib import Path
+
+    rules = resolve_rules(game)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bench_plugin.py"
+        path.write_text(setup.source)
+        load_plugin_file(path)
+        specs = {"builtin": [setup.builtin] * setup.players, "plugin": [setup.plugin] * setup.players}
+        best = {}
+        for k, specs_k in specs.items():   # compile / load everything before timing
+            play(game, rules, specs_k, games=1000, seed=1, threads=1, progress=False)
+            best[k] = float("inf")
+        for _ in range(repeat):
+            for k, specs_k in specs.items():
+                start = time.perf_counter()
+                play(game, rules, specs_k, games=games, seed=1, threads=1, progress=False)
+                best[k] = min(best[k], time.perf_counter() - start)
+    return games / best["builtin"], games / best["plugin"]
 
 
 def _best_rate(fn, games: int, repeat: int) -> float:
@@ -125,7 +152,7 @@ def run(game: str, games: int | None = None, reference_games: int | None = None,
         yield f"fast engine, 1 thread:                {one:>12,.0f} games/s   (best of {repeat} x {n:,} games)"
         if k == 0:
             plug = _best_rate(lambda m: fast(m, natives=None), n, repeat)
-            yield (f"same strategies as plugins, 1 thread: {plug:>12,.0f} games/s   "
+            yield (f"built-ins through their pointers:     {plug:>12,.0f} games/s   "
                    f"({plug / one:.0%} of built-in speed: every decision through a function pointer)")
             threads = available_threads()
             set_threads(threads)
@@ -142,6 +169,15 @@ def run(game: str, games: int | None = None, reference_games: int | None = None,
             subprocess.run([sys.executable, "-c", script], check=True)
             yield (f"new process, start to first game:    {time.perf_counter() - start:>12.2f} s      "
                    f"(warm compilation cache, interpreter start included)")
+    if g.plugin_bench is not None:
+        p = g.plugin_bench
+        n = games or g.bench[0].games
+        builtin, plugin = plugin_rates(game, p, n, max(repeat, 3))
+        yield (f"\na plugin file identical to a built-in, {p.players} x {p.builtin}, 1 thread, whole "
+               f"runs (best of {max(repeat, 3)} x {n:,} games, interleaved)")
+        yield f"built-in:                             {builtin:>12,.0f} games/s"
+        yield (f"plugin file:                          {plugin:>12,.0f} games/s   "
+               f"({plugin / builtin:.0%} of built-in speed)")
     set_threads(available_threads())
     searches = g.search_bench
     if searches and search_games != 0:

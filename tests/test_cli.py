@@ -495,7 +495,7 @@ def test_bench_reports_every_configuration_with_rates_and_ratios(cli):
         assert title in out
     assert out.count("fast engine, 1 thread:") == 4
     assert out.count("fast (1 thread) / reference:") == 4
-    assert out.count("as plugins") == 1 and out.count("start to first game") == 1
+    assert out.count("through their pointers") == 1 and out.count("start to first game") == 1
     for searcher in ("flat-mc:sims=100 against greedy", "ismcts against greedy"):
         line = next(x for x in out.splitlines() if x.startswith(searcher))
         assert "decisions in 1 games, ms per decision: mean" in line and "max" in line

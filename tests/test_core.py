@@ -266,3 +266,44 @@ def test_list_assignments_toml_and_round_trip(tmp_path):
     path.write_text('cards = ["Fog", "Fog"]\n')
     with pytest.raises(UsageError, match=r"toy\.toml.*item 'Fog' given 2 times"):
         _ListRules.load_toml(path)
+
+
+def test_rule_vectors_are_packed_in_declaration_order():
+    """Engines take the positions of their rules from the declarations (RuleSet.slot/code)."""
+    import dataclasses
+
+    import pytest
+
+    from sim.core.rules import RuleSet, param
+    from sim.diamant.rules import DiamantRules
+
+    @dataclasses.dataclass(frozen=True)
+    class Toy(RuleSet):
+        GAME = "toy"
+        a: int = param(3, "an integer")
+        names: tuple = param(("x",), "a list: a table, not packed")
+        mode: str = param("slow", "a choice", choices=("fast", "slow"))
+        on: bool = param(True, "a flag")
+        path: str = param("", "free text: not packed")
+
+    Toy.DEFAULT_PRESET, Toy.PRESETS = "default", {"default": {}}
+    assert Toy.packed_fields() == ("a", "mode", "on")
+    assert (Toy.slot("mode"), Toy.code("mode", "slow")) == (1, 1)
+    assert Toy.preset().packed().tolist() == [3, 1, 1]
+    assert Toy.preset().replace(mode="fast", on=False, a=9).packed().tolist() == [9, 0, 0]
+    with pytest.raises(KeyError):
+        Toy.slot("names")
+    with pytest.raises(KeyError):
+        Toy.code("mode", "medium")
+    rules = DiamantRules.preset("incan-gold-2006")
+    packed = rules.packed()
+    assert packed[DiamantRules.slot("rounds")] == rules.rounds
+    assert packed[DiamantRules.slot("tie_break")] == DiamantRules.code("tie_break", "artifacts")
+
+    @dataclasses.dataclass(frozen=True)
+    class WithFloat(RuleSet):
+        GAME = "float"
+        x: float = param(0.5, "a float")
+
+    with pytest.raises(TypeError, match="float"):
+        WithFloat.packed_fields()

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 from numba import njit
 
+from sim.core.batch import StrategyError
 from sim.core.errors import UsageError
 from sim.core.strategy_api import DECIDE_SIG
 from sim.diamant import observation as O
@@ -172,7 +173,7 @@ def test_table_shape_and_cache():
 def test_wrong_table_is_reported():
     rules = DiamantRules.preset("solo")
     other = tiny("tiny")
-    with pytest.raises(R.StrategyError, match="not a build_policy table"):
+    with pytest.raises(StrategyError, match="not a build_policy table"):
         R.play_batch(rules, 1, 0, 0, 1, [solo_optimal], [build_policy(other)])
 
 

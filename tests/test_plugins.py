@@ -5,6 +5,7 @@ import textwrap
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from numba.core.registry import CPUDispatcher
@@ -339,3 +340,54 @@ def test_search_strategies_and_lazily_compiled_kernels_do_not_recompile_the_engi
                    ["greedy", "flat-mc:sims=1"], ["lazy-first", "two-signatures-first"]):
         assert play("schotten-totten", rules, lineup, games=2, seed=1).engine == "fast"
         assert len(st_fast.play_block.signatures) == 1, lineup
+
+
+# ------------------------------------------------------------------ plugins identical to built-ins
+TWINS = """
+    @strategy("diamant", "twin-hazards", params=[Param("k", 2, "hazards", 0, 100)])
+    def twin_hazards(obs, params, rng):
+        return O.LEAVE if obs[O.HAZARDS_REVEALED] >= params[0] else O.CONTINUE
+
+    @strategy("diamant", "twin-gems", params=[Param("t", 10, "gems", 0, 100)])
+    def twin_gems(obs, params, rng):
+        return O.LEAVE if obs[O.CARRIED] >= params[0] else O.CONTINUE
+
+    @strategy("diamant", "twin-random", params=[Param("p", 0.2, "chance", 0, 1)], stochastic=True)
+    def twin_random(obs, params, rng):
+        return O.LEAVE if uniform_float(rng) < params[0] else O.CONTINUE
+    """
+
+
+@pytest.mark.parametrize("preset, assignments", [(None, ()), ("incan-gold-2006", ()),
+                                                 (None, ("chests_visible=false",))])
+def test_plugins_identical_to_built_ins_play_the_same_games(tmp_path, preset, assignments):
+    """A plugin file with a built-in's code plays the built-in's games, in both engines."""
+    (tmp_path / "twins.py").write_text(HEADER + "from sim.core.rng import uniform_float\n"
+                                       + textwrap.dedent(TWINS))
+    load_plugin_file(tmp_path / "twins.py")
+    rules = resolve_rules("diamant", preset, assignments=assignments)
+    pairs = [(["twin-hazards:k=2", "twin-hazards:k=3", "twin-gems:t=8", "twin-gems:t=12"],
+              ["leave-after-hazards:k=2", "leave-after-hazards:k=3", "leave-at-gems:t=8",
+               "leave-at-gems:t=12"]),
+             (["twin-random:p=0.2", "twin-hazards:k=2", "twin-random:p=0.1"],
+              ["random-leave:p=0.2", "leave-after-hazards:k=2", "random-leave:p=0.1"])]
+    for plugins, builtins in pairs:
+        seen = {}
+        for name, lineup in (("plugin", plugins), ("built-in", builtins)):
+            for engine in ("fast", "reference"):
+                rows = []
+                play("diamant", rules, lineup, games=300 if engine == "reference" else 3000,
+                     seed=5, engine=engine, on_batch=lambda b: rows.append(b.scores.copy()))
+                seen[name, engine] = np.concatenate(rows)
+        n = len(seen["plugin", "reference"])
+        assert np.array_equal(seen["plugin", "fast"], seen["built-in", "fast"])
+        assert np.array_equal(seen["plugin", "fast"][:n], seen["plugin", "reference"])
+        assert np.array_equal(seen["built-in", "fast"][:n], seen["built-in", "reference"])
+
+
+def test_bench_times_a_plugin_file_against_the_built_in():
+    from meeplelab.bench import plugin_rates
+    from sim import games
+    builtin, plugin = plugin_rates("diamant", games.get("diamant").plugin_bench, 2000, 1)
+    assert builtin > 0 and plugin > 0
+    assert registry.get("diamant", "bench-plugin-hazards").origin.startswith("plugin file")

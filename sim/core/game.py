@@ -31,6 +31,15 @@ class SearchBench:
 
 
 @dataclasses.dataclass(frozen=True)
+class PluginBench:
+    """A user's plugin file whose strategy is exactly a built-in's code, timed against it."""
+    builtin: str                  # the built-in's spec, in every seat
+    plugin: str                   # the same strategy as the file registers it
+    players: int
+    source: str                   # the plugin file
+
+
+@dataclasses.dataclass(frozen=True)
 class Game:
     name: str
     title: str
@@ -48,6 +57,7 @@ class Game:
     analysis_modules: tuple[str, ...] = ()     # its analyses, in report order
     bench: tuple[BenchSetup, ...] = ()         # the first one is the headline
     search_bench: tuple[SearchBench, ...] = ()
+    plugin_bench: PluginBench | None = None
     # strategies of the seeded playthroughs (tests/playthroughs/): per preset, "*" for the others
     playthrough_lineups: dict = dataclasses.field(default_factory=dict)
     # engine code of the core `random` strategy in the fast engine (-1: through its pointer)

@@ -56,9 +56,20 @@ def mix64(z):
 @njit(cache=True)
 def stream_key(seed, game, stream):
     """Initial state of stream `stream` of game `game` under `seed` (all non-negative)."""
+    return stream_of(game_key(seed, game), stream)
+
+
+# The two halves of `stream_key`, for an engine that starts several streams of one game: the
+# game's key once, then one mix per stream.
+@njit(cache=True, inline="always")
+def game_key(seed, game):
     k = mix64(np.uint64(seed) ^ _G)
-    k = mix64(k ^ (np.uint64(game) * _GS))
-    return mix64(k ^ (np.uint64(stream) * _SS))
+    return mix64(k ^ (np.uint64(game) * _GS))
+
+
+@njit(cache=True, inline="always")
+def stream_of(key, stream):
+    return mix64(key ^ (np.uint64(stream) * _SS))
 
 
 @njit(cache=True, inline="always")

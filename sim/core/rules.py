@@ -105,6 +105,47 @@ class RuleSet:
                 return p
         raise unknown(f"{cls.GAME} rule parameter", name, [p.name for p in cls.params()])
 
+    # -------------------------------------------------------------- packing for compiled engines
+    @classmethod
+    def packed_fields(cls) -> tuple[str, ...]:
+        """The scalar parameters (integers, booleans, choices) in declaration order: the order
+        of the compiled engines' rule vector (`packed`). Lists are tables an engine packs itself;
+        a float parameter is refused here, so it cannot be dropped unnoticed."""
+        out = []
+        for p in cls.params():
+            if p.type is float:
+                raise TypeError(f"{cls.GAME} rule {p.name!r}: float rules are not packed; "
+                                "declare it in an engine's own table")
+            if p.type is not tuple and (p.type is not str or p.choices):
+                out.append(p.name)
+        return tuple(out)
+
+    @classmethod
+    def slot(cls, name: str) -> int:
+        """Where rule `name` lies in the packed vector."""
+        fields = cls.packed_fields()
+        if name not in fields:
+            raise KeyError(f"{cls.GAME} rule {name!r} is not packed (packed: {', '.join(fields)})")
+        return fields.index(name)
+
+    @classmethod
+    def code(cls, name: str, choice: str) -> int:
+        """The packed value of choice `choice` of rule `name`: its index among the choices."""
+        choices = cls.param_info(name).choices or ()
+        if choice not in choices:
+            raise KeyError(f"{cls.GAME} rule {name!r} has no choice {choice!r}")
+        return choices.index(choice)
+
+    def packed(self):
+        """The scalar rules as one int64 vector, in `packed_fields` order (choices by `code`)."""
+        import numpy as np
+
+        values = []
+        for name in self.packed_fields():
+            v = getattr(self, name)
+            values.append(self.code(name, v) if isinstance(v, str) else int(v))
+        return np.array(values, np.int64)
+
     # -------------------------------------------------------------- validation
     def __post_init__(self):
         for p in self.params():

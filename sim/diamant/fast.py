@@ -49,17 +49,25 @@ from ..core.batch import Batch, StrategyError
 from ..core.observation import illegal_message
 from ..core.nbutil import (address_of, borrowed, call_decide, jit_address, nonneg, part, part_as,
                            view_at)
-from ..core.rng import PLAYER_STREAM_BASE, draw_at, stream_key
+from ..core.rng import PLAYER_STREAM_BASE, draw_at, game_key, stream_of
 from . import observation as O
 from .reference import ARTIFACT, EXTRAS, HAZARD, IN_DECK, NOT_YET_IN, OUT_OF_GAME, TREASURE, card_pool
 from . import policies as K
 from .rules import MAX_ARTIFACTS, MAX_HAZARD_KINDS, MAX_PLAYERS, MAX_TREASURES, DiamantRules
 
-# packed rule scalars
-(R_ROUNDS, R_KINDS, R_TO_END, R_REMOVE, R_FIRST_FREE, R_PER_CARD, R_EXHAUST_LOSE, R_ART_MODE,
- R_ART_RESHUFFLE, R_TIE, R_CHESTS_VISIBLE, R_TREASURES, R_N) = range(13)
-TIE_CODES = {"shared": 0, "last-round": 1, "artifacts": 2, "none": 3}
-ART_CODES = {"none": 0, "per-round": 1, "all-at-start": 2}
+# the packed rule vector (`RuleSet.packed`): positions and choice codes from the declarations
+_R = DiamantRules
+R_ROUNDS, R_KINDS, R_TO_END = _R.slot("rounds"), _R.slot("hazard_kinds"), _R.slot("hazards_to_end")
+R_REMOVE, R_FIRST_FREE = _R.slot("remove_hazard_after_disaster"), _R.slot("first_card_free")
+R_SPLIT, R_EXHAUSTED = _R.slot("leftover_split"), _R.slot("deck_exhausted")
+R_ARTIFACTS, R_UNCLAIMED = _R.slot("artifacts"), _R.slot("unclaimed_artifacts")
+R_TIE, R_CHESTS_VISIBLE = _R.slot("tie_break"), _R.slot("chests_visible")
+PER_CARD = _R.code("leftover_split", "per-card")
+LOSE = _R.code("deck_exhausted", "lose")
+ART_PER_ROUND = _R.code("artifacts", "per-round")
+RESHUFFLED = _R.code("unclaimed_artifacts", "reshuffled")
+TIE_LAST_ROUND, TIE_ARTIFACTS, TIE_NONE = (_R.code("tie_break", c)
+                                           for c in ("last-round", "artifacts", "none"))
 ERR_FIELDS = 5  # flag, seat, round, decision, action
 
 MAX_COPIES = DiamantRules.__dataclass_fields__["hazard_copies"].metadata["max"]
@@ -100,21 +108,12 @@ CALL_FT = 300          # through the first-class function value (no compiled bod
 
 
 def pack_rules(rules: DiamantRules):
-    """Rule set -> (scalars, card kind, card value, card hazard kind, artifact values)."""
-    r = np.zeros(R_N, np.int64)
-    r[R_ROUNDS], r[R_KINDS], r[R_TO_END] = rules.rounds, rules.hazard_kinds, rules.hazards_to_end
-    r[R_REMOVE], r[R_FIRST_FREE] = rules.remove_hazard_after_disaster, rules.first_card_free
-    r[R_PER_CARD] = rules.leftover_split == "per-card"
-    r[R_EXHAUST_LOSE] = rules.deck_exhausted == "lose"
-    r[R_ART_MODE] = ART_CODES[rules.artifacts]
-    r[R_ART_RESHUFFLE] = rules.unclaimed_artifacts == "reshuffled"
-    r[R_TIE], r[R_CHESTS_VISIBLE] = TIE_CODES[rules.tie_break], rules.chests_visible
-    r[R_TREASURES] = len(rules.treasure_values)
+    """Rule set -> (rule vector, card kind, card value, card hazard kind, artifact values)."""
     pool = card_pool(rules)
     kind = np.array([c.kind for c in pool], np.int64)
     value = np.array([c.value for c in pool], np.int64)
     hazard = np.array([c.hazard for c in pool], np.int64)
-    return r, kind, value, hazard, np.array(rules.artifact_values, np.int64)
+    return rules.packed(), kind, value, hazard, np.array(rules.artifact_values, np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -137,7 +136,7 @@ def _leave(obs, leavers, m, r, path, path_len, leftover_card, card_kind, status,
     """Leavers bank their gems and share the leftovers; a lone leaver takes the artifacts.
     Returns the number of artifacts taken so far in the game."""
     share = 0
-    if r[R_PER_CARD]:
+    if r[R_SPLIT] == PER_CARD:
         total = 0
         for i in range(path_len):
             c = nonneg(path[i])
@@ -214,32 +213,32 @@ def _win_shares(players, tie, scores, shares, last_banked, art_owned):
     key_best = -1
     for p in range(players):
         if scores[p] == best:
-            key = last_banked[p] if tie == 1 else (art_owned[p] if tie == 2 else 0)
+            key = last_banked[p] if tie == TIE_LAST_ROUND else (art_owned[p] if tie == TIE_ARTIFACTS else 0)
             key_best = max(key_best, key)
     n_top = 0
     for p in range(players):
         shares[p] = 0.0
         if scores[p] == best:
-            key = last_banked[p] if tie == 1 else (art_owned[p] if tie == 2 else 0)
+            key = last_banked[p] if tie == TIE_LAST_ROUND else (art_owned[p] if tie == TIE_ARTIFACTS else 0)
             if key == key_best:
                 shares[p] = 1.0
                 n_top += 1
     if n_top > 1:
         for p in range(players):
-            shares[p] = 0.0 if tie == 3 else shares[p] / n_top
+            shares[p] = 0.0 if tie == TIE_NONE else shares[p] / n_top
 
 
 # Game and cave set-up are separate functions, called, not inlined: the constants of their
 # vectorised loops would otherwise stay in vector registers over the whole game loop, reloaded
 # after every call of a strategy by address (all vector registers are caller-saved).
 @njit(cache=True, nogil=True, error_model="numpy")
-def _new_game(block, n_cards, players, kinds, first_art, art_mode, seed, game):
+def _new_game(block, n_cards, players, kinds, first_art, art_mode, key):
     """Reset the game state in `block`; returns (artifacts, hazards) in the deck."""
     status = part(block, S_STATUS, n_cards)
     for c in range(n_cards):
         status[c] = IN_DECK
     n_art = n_cards - first_art
-    if art_mode == 1:   # Incan Gold: artifacts wait outside, one comes in each round
+    if art_mode == ART_PER_ROUND:   # Incan Gold: artifacts wait outside, one comes in each round
         for c in range(first_art, n_cards):
             status[c] = NOT_YET_IN
         n_art = 0
@@ -259,7 +258,7 @@ def _new_game(block, n_cards, players, kinds, first_art, art_mode, seed, game):
         art_points[p] = 0
         art_owned[p] = 0
         if seat_rng[p]:
-            streams[p] = stream_key(seed, game, PLAYER_STREAM_BASE + p)
+            streams[p] = stream_of(key, PLAYER_STREAM_BASE + p)
     block[S_OBS + O.ARTIFACTS_TAKEN] = 0
     return n_art, n_haz
 
@@ -272,7 +271,7 @@ def _new_cave(block, rnd, n_cards, players, kinds, n_tre, first_art, art_mode, n
     The deck holds every card still in the game: its contents are counts (kept up to date
     during the game), its order is dealt lazily, so nothing here loops over the cards."""
     status = part(block, S_STATUS, n_cards)
-    if art_mode == 1:   # Incan Gold: one more artifact each round
+    if art_mode == ART_PER_ROUND:   # Incan Gold: one more artifact each round
         for c in range(first_art, n_cards):
             if status[c] == NOT_YET_IN:
                 status[c] = IN_DECK
@@ -365,9 +364,13 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
     seat_rng = part(block, S_RNG, MAX_PLAYERS)
 
     # rule scalars, kept in registers
-    rounds, kinds, to_end, n_tre = r[R_ROUNDS], r[R_KINDS], r[R_TO_END], r[R_TREASURES]
+    rounds, kinds, to_end = r[R_ROUNDS], r[R_KINDS], r[R_TO_END]
     remove, first_free = r[R_REMOVE], r[R_FIRST_FREE]
-    exhaust_lose, art_mode, reshuffle = r[R_EXHAUST_LOSE], r[R_ART_MODE], r[R_ART_RESHUFFLE]
+    exhaust_lose, art_mode = r[R_EXHAUSTED] == LOSE, r[R_ARTIFACTS]
+    reshuffle = r[R_UNCLAIMED] == RESHUFFLED
+    n_tre = 0   # treasures come first in the pool
+    for c in range(n_cards):
+        n_tre += card_kind[c] == TREASURE
     visible = r[R_CHESTS_VISIBLE]
     tre_sum = 0
     for i in range(n_tre):
@@ -418,7 +421,8 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
 
     for row in range(start, stop):
         game = first_game + row
-        n_art, n_haz = _new_game(block, n_cards, players, kinds, first_art, art_mode, seed, game)
+        key = game_key(seed, game)   # every stream of the game: one mix each from here
+        n_art, n_haz = _new_game(block, n_cards, players, kinds, first_art, art_mode, key)
         taken = 0
         cards_revealed = 0
         disasters = 0
@@ -428,7 +432,7 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
             n_art = _new_cave(block, rnd, n_cards, players, kinds, n_tre, first_art, art_mode,
                               n_haz, n_art, tre_sum, visible)
             # this round's permutation, dealt lazily and one card ahead (see the notes)
-            deck_state = stream_key(seed, game, rnd)
+            deck_state = stream_of(key, rnd)
             pos = 0
             nxt = 0
             if obs[O.DECK_SIZE] > 0:

@@ -1,5 +1,5 @@
 """Diamant's declaration: what meeplelab finds about the game (sim/core/game.py)."""
-from ..core.game import BenchSetup, Game
+from ..core.game import BenchSetup, Game, PluginBench
 from . import fast, invariants, playthrough, reference
 from .rules import MAX_PLAYERS, DiamantRules
 
@@ -18,6 +18,15 @@ GAME = Game(
     analysis_modules=("analyses.diamant_leave_threshold", "analyses.diamant_variants"),
     bench=(BenchSetup(None, ("leave-after-hazards:k=2", "leave-after-hazards:k=3",
                              "leave-at-gems:t=10", "leave-at-gems:t=15"), 1_000_000, 2_000),),
+    plugin_bench=PluginBench("leave-after-hazards:k=2", "bench-plugin-hazards:k=2", 4, """\
+from sim.diamant import observation as O
+from strategies import Param, strategy
+
+
+@strategy("diamant", "bench-plugin-hazards", params=[Param("k", 2, "hazards", 0, 100)])
+def bench_plugin_hazards(obs, params, rng):
+    return O.LEAVE if obs[O.HAZARDS_REVEALED] >= params[0] else O.CONTINUE
+"""),
     # fixed, simple strategies: the records change when the rules change, not a heuristic
     playthrough_lineups={"*": ("leave-after-hazards:k=1", "leave-after-hazards:k=2",
                                "leave-at-gems:t=12", "random-leave:p=0.2"),
