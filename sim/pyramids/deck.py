@@ -234,10 +234,12 @@ def generate(seed: int = 2017, n_cards: int = 105, two_stone_share: float = 0.2,
     per_kind = int(glyph_share * n_cards / 3 + 0.5)
     glyphs = [PYRAMID, OBELISK, TOMB] * per_kind + [NO_GLYPH] * (n_cards - 3 * per_kind)
     rng.shuffle(glyphs)
-    cards, at = [], 0
+    starts = [sum(sizes[:i]) for i in range(n_cards)]
+    for i in range(n_cards):               # arrange the whole pool first: a swap may reach back
+        _arrange_colours(pool, sizes, starts, i, same_colour_share, rng)
+    cards = []
     for i, size in enumerate(sizes):
-        colours = _draw_colours(pool, at, size, same_colour_share, rng)
-        at += size
+        colours = pool[starts[i]:starts[i] + size]
         if size == 2:
             stones = (Stone(colours[0], (0, 2)), Stone(colours[1], (1, 3)))
         elif rng.uniform() < large_left_share:
@@ -270,16 +272,26 @@ def _colour_pool(total: int, weights) -> list[int]:
     return [c for c in range(len(weights)) for _ in range(counts[c])]
 
 
-def _draw_colours(pool: list[int], at: int, size: int, same_share: float, rng: KeyedRng) -> list[int]:
-    """The next `size` colours of the shuffled pool; a repeat on the card is kept with probability
-    `same_share`, else swapped with the first later stone of a new colour (the pool stays balanced)."""
+def _arrange_colours(pool: list[int], sizes: list[int], starts: list[int], i: int, same_share: float,
+                     rng: KeyedRng) -> None:
+    """Card i's colours are the shuffled pool's stones starts[i] .. starts[i] + sizes[i] - 1. A
+    repeat on the card is kept with probability `same_share`, else swapped with the first stone of
+    a new colour after the card (or, near the end of the pool, before it, where the swap makes no
+    repeat on that card), so the pool stays balanced."""
+    at, size = starts[i], sizes[i]
     for k in range(at, at + size):
-        if pool[k] in pool[at:k] and rng.uniform() >= same_share:
-            for j in range(at + size, len(pool)):
-                if pool[j] not in pool[at:k]:
-                    pool[k], pool[j] = pool[j], pool[k]
-                    break
-    return pool[at:at + size]
+        if pool[k] not in pool[at:k] or rng.uniform() < same_share:
+            continue
+        for j in list(range(at + size, len(pool))) + list(range(at)):
+            if pool[j] in pool[at:k]:
+                continue
+            if j < at:
+                card = max(c for c in range(i) if starts[c] <= j)
+                others = [pool[x] for x in range(starts[card], starts[card] + sizes[card]) if x != j]
+                if pool[k] in others:
+                    continue
+            pool[k], pool[j] = pool[j], pool[k]
+            break
 
 
 def main(argv=None) -> None:

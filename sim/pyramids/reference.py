@@ -218,6 +218,7 @@ class Game:
         self.decisions = 0
         self.tile_rng = KeyedRng(seed, game, deck_stream(2))
         self.on_decision = None                      # observer: (game, seat, decision, action)
+        self._points = [((0, 0), (0, 0))] * players   # public_points cache
 
     # ---------------------------------------------------------------- §2 setup
     def setup(self) -> None:
@@ -429,8 +430,7 @@ class Game:
         obs[at + O.S_HAND_SIZE] = len(self.hands[s])
         obs[at + O.S_PYRAMID_N], obs[at + O.S_OBELISK_N] = len(nec.pyramid), len(nec.obelisk)
         obs[at + O.S_TOMB_N] = len(nec.tomb) if (s == viewer or r.tomb_counts_public) else -1
-        obs[at + O.S_PYRAMID_POINTS] = sum(pyramid_points(nec.pyramid, self.cards, r)) if nec.pyramid else 0
-        obs[at + O.S_OBELISK_POINTS] = sum(obelisk_points(nec.obelisk, self.cards, r))
+        obs[at + O.S_PYRAMID_POINTS], obs[at + O.S_OBELISK_POINTS] = self.public_points(s)
         for sl, c in nec.pyramid.items():
             obs[at + O.S_PYRAMID + sl] = c
         for i, c in enumerate(nec.obelisk):
@@ -438,6 +438,15 @@ class Game:
         if s == viewer:
             for i, c in enumerate(nec.tomb):
                 obs[at + O.S_TOMB + i] = c
+
+    def public_points(self, s: int) -> tuple[int, int]:
+        """(pyramid, obelisk) points of seat s so far, glyphs included; cached, as edifices only grow."""
+        nec = self.necropolis[s]
+        key = (len(nec.pyramid), len(nec.obelisk))
+        if self._points[s][0] != key:
+            self._points[s] = (key, (sum(pyramid_points(nec.pyramid, self.cards, self.rules)),
+                                     sum(obelisk_points(nec.obelisk, self.cards, self.rules))))
+        return self._points[s][1]
 
     def card_locations(self, viewer: int) -> dict[int, int]:
         """Card -> LOC_* code for the cards `viewer` knows the place of (the others are unseen)."""
