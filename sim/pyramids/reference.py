@@ -23,7 +23,7 @@ from ..core.reference import play_batch as core_play_batch
 from ..core.rng import KeyedRng, deck_stream
 from . import observation as O
 from .deck import OBELISK, PYRAMID, TOMB
-from .observation import LEVEL_OF, LEVEL_SIZE, LEVEL_START, POSITION_OF, SLOTS, SPOT_LEFT, SPOT_RIGHT
+from .observation import LEVEL_OF, LEVEL_SIZE, LEVEL_START, POSITION_OF, SPOT_LEFT, SPOT_RIGHT
 from .rules import COLOURS, MAX_PLAYERS, ROUNDS, TILE_NAMES, PyramidsRules
 
 N_COLOURS = len(COLOURS)
