@@ -114,6 +114,10 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
                             "ci_low": rating - Z95 * se, "ci_high": rating + Z95 * se,
                             "elo": 400 / np.log(10) * rating, "elo_se": 400 / np.log(10) * se,
                             "vs_greedy": vs_greedy, "vs_greedy_se": vs_greedy_se})
+    # 12 significant digits: the standard errors come from LAPACK, whose last bits differ from
+    # machine to machine (CPU kernels); what is written must not
+    floats = ratings.columns[1:]
+    ratings[floats] = ratings[floats].map(lambda v: float(f"{v:.12g}"))
     files = [f"{NAME}.csv", f"{NAME}-ratings.csv", f"{NAME}.png"]
     output.write_csv(matrix, out_dir / files[0])
     output.write_csv(ratings, out_dir / files[1])

@@ -3,23 +3,12 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sim.core.rng import uniform_float
+from sim.core.kernels import observation_hash
 from sim.core.strategy_api import DECIDE_SIG
 from sim.diamant import fast, reference
 from sim.diamant import observation as O
 from sim.diamant.rules import DiamantRules
 from strategies import registry
-
-
-@njit(DECIDE_SIG, cache=True)
-def observation_hash(obs, params, rng):
-    """Leaves on a hash of the whole observation, so any field that differs between the
-    engines changes the game; also draws from its own stream every time."""
-    h = np.int64(params[0])
-    for i in range(obs.shape[0]):
-        h = h * 1000003 + obs[i]
-    coin = uniform_float(rng)
-    return 1 if ((h >> 9) & 7) == 0 or coin < 0.08 else 0
 
 
 CASES = [

@@ -9,6 +9,7 @@ import pytest
 from numba import get_num_threads, njit, set_num_threads
 
 from sim.core.batch import Batch, StrategyError
+from sim.core.kernels import hash_observation, observation_hash
 from sim.core.rng import uniform_below
 from sim.core.strategy_api import DECIDE_SIG
 from sim.schotten_totten import cards as C
@@ -21,27 +22,6 @@ from sim.schotten_totten.rules import SchottenTottenRules
 NO_PARAMS = [np.zeros(0), np.zeros(0)]
 
 
-@njit(cache=True)
-def _hash(obs):
-    """A hash of every defined entry of the vector (the fixed part and the N_LEGAL actions)."""
-    h = np.int64(1469598103934665603)
-    for i in range(O.LEGAL + obs[O.N_LEGAL]):
-        h = (h ^ obs[i]) * 1099511628211
-    return h
-
-
-@njit(DECIDE_SIG, cache=True)
-def observation_hash(obs, params, rng):
-    """Picks an action from a hash of the whole observation (so any entry that differs between
-    the engines changes the game) and, one time in four, from its own stream."""
-    n = obs[O.N_LEGAL]
-    h = _hash(obs) ^ np.int64(params[0])
-    coin = uniform_below(rng, n)
-    if ((h >> 13) & 3) == 0:
-        return coin
-    return ((h >> 17) & 0xFFFFFF) % n
-
-
 @njit(DECIDE_SIG, cache=True)
 def recording_hash(obs, params, rng):
     """`observation_hash` that also records each observation's hash (48 bits, exact in a float)
@@ -49,7 +29,7 @@ def recording_hash(obs, params, rng):
     i = observation_hash(obs, params, rng)
     k = int(params[1])
     if 3 + 2 * k < params.shape[0]:
-        params[2 + 2 * k] = np.float64(_hash(obs) & ((1 << 48) - 1))
+        params[2 + 2 * k] = np.float64(hash_observation(obs) & ((1 << 48) - 1))
         params[3 + 2 * k] = i
     params[1] += 1
     return i

@@ -39,11 +39,9 @@ class Decider:
     anything but an index of the legal list stops the game with a `StrategyError` naming the
     seat, the game index and `where` (the game's words for the decision)."""
 
-    def __init__(self, kernels, params, seed: int, game: int, players: int,
-                 on_decision: Callable | None = None):
+    def __init__(self, kernels, params, seed: int, game: int, players: int):
         self.kernels, self.params, self.game = kernels, params, game
         self.rngs = [new_state(seed, game, player_stream(p)) for p in range(players)]
-        self.on_decision = on_decision
 
     def __call__(self, seat: int, obs: np.ndarray, where: str) -> int:
         n = int(obs[N_LEGAL])
@@ -55,10 +53,7 @@ class Decider:
             raise StrategyError(seat, self.game, where, f"raised {type(e).__name__}: {e}") from e
         if not isinstance(i, (int, np.integer)) or not 0 <= i < n:
             raise StrategyError(seat, self.game, where, illegal_message(i, n))
-        i = int(i)
-        if self.on_decision is not None:
-            self.on_decision(seat, obs, i)
-        return i
+        return int(i)
 
 
 def play_batch(play_game: Callable[[int, Decider], GameResult], extras: Sequence[str], players: int,

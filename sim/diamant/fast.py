@@ -45,8 +45,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.batch import Batch, StrategyError
-from ..core.observation import illegal_message
+from ..core import engine
+from ..core.batch import Batch
+from ..core.engine import record_illegal
 from ..core.nbutil import (address_of, borrowed, call_decide, jit_address, nonneg, part, part_as,
                            view_at)
 from ..core.rng import PLAYER_STREAM_BASE, draw_at, game_key, stream_of
@@ -68,7 +69,6 @@ ART_PER_ROUND = _R.code("artifacts", "per-round")
 RESHUFFLED = _R.code("unclaimed_artifacts", "reshuffled")
 TIE_LAST_ROUND, TIE_ARTIFACTS, TIE_NONE = (_R.code("tie_break", c)
                                            for c in ("last-round", "artifacts", "none"))
-ERR_FIELDS = 5  # flag, seat, round, decision, action
 
 MAX_COPIES = DiamantRules.__dataclass_fields__["hazard_copies"].metadata["max"]
 MAX_CARDS = MAX_TREASURES + MAX_HAZARD_KINDS * MAX_COPIES + MAX_ARTIFACTS
@@ -473,11 +473,8 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
                                 if not visible:
                                     obs[O.SEAT_CHEST + p] = -1
                                 if action != 0 and action != 1:
-                                    errors[row, 0] = 1
-                                    errors[row, 1] = p
-                                    errors[row, 2] = rnd
-                                    errors[row, 3] = obs[O.DECISIONS]
-                                    errors[row, 4] = action
+                                    record_illegal(errors, row, p, action, 2,
+                                                   obs[O.DECISIONS], rnd)
                                     failed = True
                                     break
                             leavers[m] = p   # no branch on the decision: `_threshold_decisions`
@@ -585,24 +582,15 @@ def play_batch(rules: DiamantRules, players: int, seed: int, first_game: int, n_
     """Same contract as `reference.play_batch`. kernels must be compiled with DECIDE_SIG;
     natives[seat] is the `policies` code of a built-in kernel the engine may call directly
     (the same function as kernels[seat]), or -1."""
-    natives = list(natives) if natives is not None else [-1] * players
-    codes = np.array([natives[p] if p < players else -1 for p in range(MAX_PLAYERS)], np.int64)
+    codes, fns, prm = engine.lineup(kernels, params, natives, players, MAX_PLAYERS)
     packed = pack_rules(rules)
     if len(packed[1]) > MAX_CARDS:
         raise ValueError(f"diamant fast engine: {len(packed[1])} cards (at most {MAX_CARDS})")
-    fns = tuple(kernels[p] if p < players else kernels[0] for p in range(MAX_PLAYERS))
-    prm = tuple(np.ascontiguousarray(params[p] if p < players else params[0], np.float64)
-                for p in range(MAX_PLAYERS))
-    scores = np.zeros((n_games, players), np.int64)
-    shares = np.zeros((n_games, players), np.float64)
-    extras = np.zeros((n_games, len(EXTRAS)), np.int64)
-    errors = np.zeros((n_games, ERR_FIELDS), np.int64)
+    scores, shares, extras, errors = engine.outputs(n_games, players, len(EXTRAS))
     play_block(np.uint64(seed), np.int64(first_game), np.int64(players), *packed, codes, fns, prm,
                scores, shares, extras, errors)
-    bad = np.flatnonzero(errors[:, 0])
-    if bad.size:
-        i = int(bad[0])
-        _, seat, rnd, decision, action = (int(x) for x in errors[i])
-        raise StrategyError(seat, first_game + i, f"decision {decision} of round {rnd} (0-based)",
-                            illegal_message(action, 2))
-    return Batch(first_game, scores, shares, {k: extras[:, j].copy() for j, k in enumerate(EXTRAS)})
+    return engine.finish(first_game, scores, shares, extras, errors, EXTRAS, _where)
+
+
+def _where(decision: int, rnd: int) -> str:
+    return f"decision {decision} of round {rnd} (0-based)"

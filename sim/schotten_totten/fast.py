@@ -38,10 +38,11 @@ from llvmlite import ir
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
-from ..core.batch import Batch, StrategyError
+from ..core import engine
+from ..core.batch import Batch
+from ..core.engine import record_endless, record_illegal
 from ..core.errors import UsageError
-from ..core.observation import illegal_message
-from ..core.reference import MAX_TURNS, endless_game
+from ..core.reference import MAX_TURNS
 from ..core.nbutil import address_of, borrowed, call_decide, jit_address, view_at
 from ..core.rng import PLAYER_STREAM_BASE, draw_at, split_below, stream_key
 from . import observation as O
@@ -53,7 +54,6 @@ from .rules import MAX_STONES, SchottenTottenRules
 # `new_game` reads it, so 0, every card in play, is right for states rebuilt from an observation)
 (R_STONES, R_HAND, R_TACTICS, R_ADJ, R_TOTAL, R_LIMIT, R_AT_START, R_AUTO, R_MOVE, R_NO_PLAY_BLOCKS,
  R_BLOCKED_DRAW, R_RANDOM_FIRST, R_TACTICS_OUT, R_N) = range(14)
-ERR_FIELDS = 6   # flag (1 illegal action, 2 endless game), seat, turn, decision kind, action, n_legal
 
 # card ids (cards.py)
 N_CLAN = 54
@@ -999,15 +999,11 @@ def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, stream
                 idx = K.decide_native(seat_call[seat], obs, prm, rng)
             status = run(work, streams, r, idx)
         if status == RUN_ENDLESS:
-            errors[row, 0] = 2
+            record_endless(errors, row)
             continue
         if status == RUN_ILLEGAL:
-            errors[row, 0] = 1
-            errors[row, 1] = state[S_SEAT]
-            errors[row, 2] = state[S_TURNS]
-            errors[row, 3] = state[S_DK]
-            errors[row, 4] = state[S_IDX]
-            errors[row, 5] = state[S_N_LEGAL]
+            record_illegal(errors, row, state[S_SEAT], state[S_IDX], state[S_N_LEGAL],
+                           state[S_TURNS], state[S_DK])
             continue
         winner = state[S_WINNER]
         if winner >= 0:
@@ -1047,28 +1043,16 @@ def play_batch(rules: SchottenTottenRules, players: int, seed: int, first_game: 
     about 64 tasks)."""
     if players != 2:
         raise UsageError(f"schotten-totten is a 2-player game, not {players} players")
-    natives = list(natives) if natives is not None else [K.NATIVE_NONE] * 2
-    codes = np.array([natives[0], natives[1]], np.int64)
-    fns = (kernels[0], kernels[1])
-    prm = tuple(np.ascontiguousarray(params[p], np.float64) for p in range(2))
-    scores = np.zeros((n_games, 2), np.int64)
-    shares = np.zeros((n_games, 2), np.float64)
-    extras = np.zeros((n_games, len(EXTRAS)), np.int64)
-    errors = np.zeros((n_games, ERR_FIELDS), np.int64)
-    if block is None:
-        block = max(1, -(-n_games // 64))
+    codes, fns, prm = engine.lineup(kernels, params, natives, 2, 2)
+    scores, shares, extras, errors = engine.outputs(n_games, 2, len(EXTRAS))
     if n_games > 0:
         play_block(np.uint64(seed), np.int64(first_game), pack_rules(rules), codes, fns, prm,
-                   scores, shares, extras, errors, np.int64(block))
-    bad = np.flatnonzero(errors[:, 0])
-    if bad.size:
-        i = int(bad[0])
-        flag, seat, turn, dk, action, n = (int(x) for x in errors[i])
-        if flag == 2:
-            raise endless_game(first_game + i)
-        raise StrategyError(seat, first_game + i, f"turn {turn}, phase {O.DECISION_NAMES[dk]}",
-                            illegal_message(action, n))
-    return Batch(first_game, scores, shares, {k: extras[:, j].copy() for j, k in enumerate(EXTRAS)})
+                   scores, shares, extras, errors, np.int64(block or engine.blocks(n_games)))
+    return engine.finish(first_game, scores, shares, extras, errors, EXTRAS, _where)
+
+
+def _where(turn: int, kind: int) -> str:
+    return f"turn {turn}, phase {O.DECISION_NAMES[kind]}"
 
 
 # at the end: the built-in kernels (policies, search) call back into this module's functions

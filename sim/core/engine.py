@@ -1,0 +1,80 @@
+"""What every fast engine shares around its compiled loop: the seats' strategies as tables,
+the output arrays, the error protocol, and the Batch it returns.
+
+A fast engine's `play_batch(rules, players, seed, first_game, n_games, kernels, params,
+natives=None) -> Batch` packs its rules, calls `lineup` and `outputs`, runs its compiled block
+of games, then `finish`. Inside the compiled code a game that cannot go on writes one error
+row (`record_illegal`, `record_endless`); `finish` raises for the first such game, as the
+reference engine would have.
+
+Error row: [flag, seat, action, n_legal, where0, where1]; flag ILLEGAL (a strategy returned an
+index outside its legal list) or ENDLESS (MAX_TURNS reached); where0/where1 are the game's own
+words for the decision, turned into text by the `where` function it gives `finish`.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+from numba import njit
+
+from .batch import Batch, StrategyError
+from .observation import illegal_message
+from .reference import endless_game
+
+ERR_FLAG, ERR_SEAT, ERR_ACTION, ERR_N_LEGAL, ERR_WHERE0, ERR_WHERE1, ERR_FIELDS = range(7)
+ILLEGAL, ENDLESS = 1, 2
+NATIVE_NONE = -1     # the seat's strategy is called through its kernel, not run natively
+
+
+def lineup(kernels, params, natives, players: int, width: int):
+    """(codes, fns, prms) for `width` seat slots: each seat's native code (NATIVE_NONE: call
+    its kernel), kernel and float64 parameters; slots past `players` repeat seat 0's and are
+    never used."""
+    natives = list(natives) if natives is not None else [NATIVE_NONE] * players
+    seat = [p if p < players else 0 for p in range(width)]
+    codes = np.array([natives[p] if p < players else NATIVE_NONE for p in range(width)], np.int64)
+    fns = tuple(kernels[s] for s in seat)
+    prms = tuple(np.ascontiguousarray(params[s], np.float64) for s in seat)
+    return codes, fns, prms
+
+
+def outputs(n_games: int, players: int, n_extras: int):
+    """(scores, shares, extras, errors), zeroed, for n_games games."""
+    return (np.zeros((n_games, players), np.int64), np.zeros((n_games, players), np.float64),
+            np.zeros((n_games, n_extras), np.int64), np.zeros((n_games, ERR_FIELDS), np.int64))
+
+
+@njit(cache=True, inline="always")
+def record_illegal(errors, row, seat, action, n_legal, where0, where1):
+    errors[row, ERR_FLAG] = ILLEGAL
+    errors[row, ERR_SEAT] = seat
+    errors[row, ERR_ACTION] = action
+    errors[row, ERR_N_LEGAL] = n_legal
+    errors[row, ERR_WHERE0] = where0
+    errors[row, ERR_WHERE1] = where1
+
+
+@njit(cache=True, inline="always")
+def record_endless(errors, row):
+    errors[row, ERR_FLAG] = ENDLESS
+
+
+def finish(first_game: int, scores, shares, extras, errors, names: Sequence[str],
+           where: Callable[[int, int], str]) -> Batch:
+    """The Batch of the block, or the error of its first failed game (StrategyError, or the
+    endless-game error)."""
+    bad = np.flatnonzero(errors[:, ERR_FLAG])
+    if bad.size:
+        i = int(bad[0])
+        e = [int(x) for x in errors[i]]
+        if e[ERR_FLAG] == ENDLESS:
+            raise endless_game(first_game + i)
+        raise StrategyError(e[ERR_SEAT], first_game + i, where(e[ERR_WHERE0], e[ERR_WHERE1]),
+                            illegal_message(e[ERR_ACTION], e[ERR_N_LEGAL]))
+    return Batch(first_game, scores, shares, {k: extras[:, j].copy() for j, k in enumerate(names)})
+
+
+def blocks(n_games: int, tasks: int = 64) -> int:
+    """Games per parallel task: about `tasks` tasks (any size gives the same results)."""
+    return max(1, -(-n_games // tasks))
