@@ -533,7 +533,8 @@ def _action_at(state, i):
 
 @njit(cache=True, inline="always")
 def _next_seed(obs, state, st):
-    work, infer, lc, ls, pv, gp, scores = state[0], state[5], state[6], state[7], state[8], state[9], state[10]
+    work, infer, lc, ls, pv, gp, scores = (state[0], state[5], state[6], state[7], state[8],
+                                           state[9], state[10])
     return _next_deal(obs, work, pv, lc, ls, infer, st, gp, scores)
 
 
