@@ -44,9 +44,9 @@ Optional (defaults in brackets):
         `core.observation`].
 `status`: n > 0 when a decision with n legal actions is pending, else <= 0 (the game is over).
 
-How it compiles: each interface function is a stub here with a numba `overload` that, for the
-type of a game's token (`GameType`, one per game, named after it), calls the function that game
-declared. `flat_mc` and `ismcts` are therefore compiled once per game, specialised to its
+How it compiles: each interface function is a stub here with a numba `overload` (inlined) that,
+for the type of a game's token (`GameType`, one per game, named after it), calls the function that
+game declared. `flat_mc` and `ismcts` are therefore compiled once per game, specialised to its
 functions, and run at the speed of code written for it. They are deliberately not cached
 themselves: a game's kernel that calls them is (in the game's module), so editing the game's
 search module recompiles the search with its current functions. The token's type is plain data
@@ -127,7 +127,7 @@ def _interface(stub):
            f"    return impl\n")
     ns = {"_implementation": _implementation}
     exec(src, ns)
-    overload(stub)(ns["typer"])
+    overload(stub, inline="always")(ns["typer"])
     return stub
 
 
