@@ -2,8 +2,9 @@
 observation's list of legal actions (see `sim/schotten_totten/observation.py`).
 
 The decision kernels are in `sim.schotten_totten.policies` and `sim.schotten_totten.search` (the
-fast engine calls them natively; the search strategies use the fast engine's turn machine as their
-forward model); this module gives each its name, parameters and documentation.
+fast engine calls them natively; the search strategies are `sim.core.search` over the fast engine's
+turn machine as forward model); this module gives each its name, parameters and documentation.
+What was measured with the search strategies' parameters: docs/search.md.
 """
 from sim.core.strategy_api import DECIDE_SIG
 from sim.schotten_totten import policies as K
@@ -51,9 +52,7 @@ _ROLLOUT = Param("rollout", 1, "rollout policy of both seats: 0 random, 1 greedy
                  "parameters)", 0, 1)
 _INFER = Param("infer", 50, "base game: per determinization, draw up to infer deals and keep the "
                "first in which the greedy would have made the opponent's last visible play (else "
-               "the one where it regrets it least); 0: uniform deals. flat-mc:sims=100 vs greedy, "
-               "base game: 80.0% [75.8, 83.6] of 400 games with 50, 71.5% [66.9, 75.7] with 0 on the "
-               "same deals (seed 11); 77.4% [75.1, 79.5] of 1,400 games with 50 (seeds 11, 12)",
+               "the one where it regrets it least); 0: uniform deals (measured: docs/search.md)",
                0, 10_000)
 _PRUNE = Param("prune", 8, "at a play decision, search only the prune best actions by the greedy "
                "score (0: all of them)", 0, 640)
@@ -66,7 +65,8 @@ register(GAME, "flat-mc", _compiled(S.flat_mc_policy), native=K.FLAT_MC, stochas
              "with the fast engine's rules as forward model and the rollout policy for both "
              "seats; the best mean result wins (win 1, draw 0.5). Playout i of every "
              "candidate uses the same deal (common random numbers). All randomness comes from "
-             "the strategy's own stream. See sim/schotten_totten/search.py.",
+             "the strategy's own stream. Code: sim/core/search.py, sim/schotten_totten/search.py; "
+             "measurements: docs/search.md.",
          params=[Param("sims", 100, "playouts per candidate action", 1, 1_000_000),
                  _PRUNE, _ROLLOUT,
                  Param("z", 0.0, "play another action than the greedy's choice only if it beats it "
@@ -86,7 +86,8 @@ register(GAME, "ismcts", _compiled(S.ismcts_policy), native=K.ISMCTS, stochastic
              "opponent's moves included, and below the root only the greedy's inner best actions "
              "(replies for the opponent) are searched. Plays the most visited root action. "
              "Determinizations are inferred from the opponent's last play as in flat-mc "
-             "(infer). Forward model: the fast engine's rules. See sim/schotten_totten/search.py.",
+             "(infer). Forward model: the fast engine's rules. Code: sim/core/search.py, "
+             "sim/schotten_totten/search.py; measurements: docs/search.md.",
          params=[Param("iters", 1000, "iterations (determinizations, one playout each)", 1, 10_000_000),
                  Param("c", 0.25, "UCB1 exploration constant (results are in [0, 1])", 0.0, 100.0),
                  _ROLLOUT, _PRUNE, _INFER,

@@ -9,18 +9,20 @@ built-ins and plugins share one API. A plugin runs through the engine by functio
 Kernels:
   RANDOM_POLICY  `random_policy`: uniform over the legal actions.
   GREEDY         `greedy_policy`: one-move heuristic (below).
-  FLAT_MC        `search.flat_mc_policy`: flat Monte-Carlo over determinizations (search.py).
-  ISMCTS         `search.ismcts_policy`: single-observer information-set MCTS (search.py).
+  FLAT_MC        `search.flat_mc_policy`: flat Monte-Carlo over determinizations.
+  ISMCTS         `search.ismcts_policy`: single-observer information-set MCTS.
 The greedy kernel is also the search kernels' optional rollout policy; the fast engine's turn
 machine (`fast.run`) calls it natively, and the search kernels play through that turn machine.
 
-Module layering (they import one another; numba resolves the names when it compiles): `fast`
-holds the rules and the formation code, `policies` the leaf kernels (random, greedy) and the
-dispatch `decide_native`, `search` the search kernels, which compile lazily (they call back into
-`fast.run`, which calls the greedy kernel). Numba's on-disk cache does not notice a change in
+Module layering (numba resolves the names when it compiles): `fast` holds the rules and the
+formation code, `policies` the leaf kernels (random, greedy) and the dispatch `decide_native`
+(`fast` and `policies` import each other). `search` (the game's side of `sim.core.search`)
+imports `fast`, `policies` and the core search; only this module's dispatch (the import at its
+end) and the strategies registry import it. The search kernels compile lazily (they call back
+into `fast.run`, which calls the greedy kernel). Numba's on-disk cache does not notice a change in
 another module: the engine's compiled `_play_range` keeps the kernels it was compiled with. After
-editing this file or search.py, delete `sim/schotten_totten/__pycache__/*.nbi` and `*.nbc`
-(a fresh checkout, as in CI, has no cache).
+editing this file, search.py or sim/core/search.py, delete `sim/schotten_totten/__pycache__/*.nbi`
+and `*.nbc` (a fresh checkout, as in CI, has no cache).
 
 Greedy heuristic
 ----------------
@@ -403,4 +405,4 @@ def decide_native(code, obs, params, rng):
     return 0
 
 
-from . import search as S  # noqa: E402  (the search kernels call back into fast and this module)
+from . import search as S  # noqa: E402  (the dispatch of the search kernels, which import this module)

@@ -1,14 +1,35 @@
-"""Search strategies for Schotten Totten: flat Monte-Carlo and single-observer ISMCTS.
+"""Schotten Totten's flat Monte-Carlo and ISMCTS: the game-agnostic searches of `core.search`
+over this game's determinization, forward model and inference.
 
-Both are ordinary strategy kernels (`decide(obs, params, rng) -> index of a legal action`, the
-strategy API of observation.py) and see only the deciding seat's observation vector.
+`flat_mc_policy` and `ismcts_policy` are ordinary strategy kernels (`decide(obs, params, rng) ->
+index of a legal action`, observation.py) that see only the deciding seat's vector; they unpack
+their parameters and call `core.search.flat_mc` / `ismcts` with this game's token (`GAME`). The
+search algorithms are documented there; this module supplies the game's side of the interface:
 
-Forward model: the fast engine's own turn machine (`fast.run`). `determinize` builds a whole
-engine state (fast.py's scratch rows) from the observation plus a random deal of what the seat
-cannot see, with the decision being taken pending; `fast.run(work, streams, rules, index)` then
-applies an action and plays on by the rules, calling the rollout policy of both seats natively
-(`policies.RANDOM_POLICY` or `policies.GREEDY`), or stopping at each decision (`fast.CALL_STOP`)
-while the search walks its tree.
+  state (`_setup`): fast.py's scratch rows (`_new_scratch`: rules unpacked from the vector, both
+      seats on the rollout policy: `policies.GREEDY` with its default parameters, or
+      `policies.RANDOM_POLICY`), the forward model's two streams, and the inference data.
+  determinize (`_deal`): `determinize` builds a whole engine state from the vector plus a random
+      deal of what the seat cannot see, the decision being taken pending; the forward model's
+      streams are seeded from the same seed (`_seed_streams`).
+  rollout / descend: the fast engine's own turn machine (`fast.run(work, streams, rules, index)`)
+      applies the action and plays on by the rules, calling the rollout policy of both seats
+      natively, or stopping at the next decision (`fast.CALL_STOP`; `fast.CALL_SHOW` fills the
+      deciding seat's vector, which the greedy ranking below the root reads).
+  result (`_outcome`): win 1, draw 0.5, loss 0 for the deciding seat; with flat-mc's `margin` =
+      m > 0, (1 - m) x that + m x (0.5 + stone difference / (2 x stones)) at the playout's end.
+  candidates: at a play decision the legal actions in the greedy's order (best score first),
+      only the `prune` best if prune = K > 0; at other decisions (draws, Scout returns, manual
+      claims) the greedy's choice first, then the others.
+  wins_at_once (`_wins_at_once`): claims in this same turn end the game in the seat's favour.
+      Claims need a proof over every hidden card, so such a win does not depend on the deal: one
+      determinization tells. A later end (the opponent's forced pass, a blocked game) may depend
+      on the hidden hand, so it does not count. (Without this check a sure win can lose to a move
+      that wins almost always: ISMCTS plays its most visited root action, and with results near 1
+      everywhere the visits are spread evenly.)
+  rank (`_rank`): below the root, at a play decision, the `limit` best actions by the greedy score
+      of the seat to move (on its vector), best first; at other decisions every action.
+  next_seed (`_next_seed`): inference, below.
 
 Determinization (`determinize`): the unseen cards (CARD_LOC == LOC_UNSEEN: the opponent's hand and
 both piles) are shuffled uniformly; the opponent's hand gets as many clan and tactic cards as the
@@ -19,27 +40,6 @@ the decision kind: a Scout-draw decision assumes the hand was full when the Scou
 (hand limit + 2 - hand size draws left, 1 to 3), and whether this turn already claimed or passed
 (which only decides an idle turn in a blocked endgame) is taken as no.
 
-Randomness: every draw (deals, rollouts, tie-breaks of the tree) comes from the strategy's own
-stream `rng`, so a game is reproducible from its seed, in both engines and at any thread count.
-Results of playouts: win 1, draw 0.5, loss 0, for the deciding seat.
-
-Candidates (`candidates`): at a play decision the legal actions in the greedy's order (best
-score first), only the `prune` best if prune = K > 0; at other decisions (draws, Scout returns,
-manual claims) the greedy's choice first, then the others.
-
-Decisive moves (`_decisive`, both searchers): a candidate that wins the game at once is played
-without searching. Otherwise a sure win can lose to a move that wins almost always: ISMCTS plays
-its most visited root action, and with results near 1 everywhere the visits are spread evenly.
-
-flat-mc (`flat_mc_policy`), params (sims, prune, rollout, z, infer, margin): every candidate action
-is played out `sims` times; playout i of every candidate uses the same deal and the same rollout
-streams (common random numbers: the candidates are compared on the same hidden cards). The candidate
-with the best mean wins (ties: the earlier candidate, i.e. the greedy's preference); with z > 0 a
-candidate replaces the greedy's choice only if its paired mean difference exceeds z standard errors.
-
-Playout results with flat-mc's `margin` = m > 0: (1 - m) x (win 1, draw 0.5, loss 0) + m x (0.5 +
-stone difference / (2 x stones)), the stone difference counted at the end of the playout.
-
 Inference (`infer` of flat-mc and ismcts, base game only): a strategy has no memory, but the vector
 shows the opponent's last move when it placed a clan card (its side holding the highest LAST_PLACED
 clock of the table; nothing placed since). `_previous_view` rebuilds the opponent's play decision
@@ -48,64 +48,19 @@ the seat's own hand unseen); for a determinization, the opponent's hand then was
 the card it played and without the card it drew since (one of the dealt hand's clan cards, drawn
 uniformly from the stream, when its hand is full). The deal is consistent when the greedy (default
 parameters, the rollout model of the opponent) would have made that move; with infer = T > 0 each
-playout draws up to T deals and keeps the first consistent one, else the one in which the greedy's
-best score exceeds the observed move's score least (`_regret`). On greedy games about 36% of uniform
-deals are consistent; the true hand always is. This samples the opponent's hand from (approximately)
-the posterior given its last move instead of the prior.
+determinization draws up to T deals and keeps the first consistent one, else the one in which the
+greedy's best score exceeds the observed move's score least (`_regret`). This samples the
+opponent's hand from (approximately) the posterior given its last move instead of the prior.
 
-flat-mc against greedy, measured (base game, sims 100, prune 8, seats swapped on the same deals):
-uniform deals 71.5% [66.9, 75.7] of 400 games, infer 50 80.0% [75.8, 83.6] of 400, and deals that
-give the opponent its TRUE hand (a diagnostic, not a strategy) 87.0% [84.5, 89.2] of 800: the hidden
-hand is the main limit, and even knowing it leaves flat search near 87%. (Those 400 games, seed 11,
-were on the lucky side: 1,000 more with seed 12 gave infer 50 76.3% [73.6, 78.8], and the 1,400
-together 77.4% [75.1, 79.5].) With the pile order known as well, the same search (one playout per
-candidate: the greedy rollouts are then deterministic) wins 97.0% [93.6, 98.6] of 200 games (100%
-without pruning): the rest of the gap is the hidden cards, not luck the search could not act on.
-Inference from the last 2-3 plays, noisy own rollouts, prune 4, 12 or 16 and margin 0.2 did not help
-(screens of 100-200 games: ±5-7 points, none above the default by more than that). Neither did more
-playouts: on deals 0-99 (200 games, seats swapped; sims 100: 79.5%), sims 200 won 75.0% (paired
-difference -4.5 ± 3.8 points), sequential halving over the same 800 playouts 78.5% (-1.0 ± 3.6),
-margin 0.02 75.5% (-4.0 ± 3.4): the estimate is biased (the opponent's hand and our own later moves
-are modelled), not noisy. Nor does search hurt at some stage of the game: on the same 200 games,
-playing the greedy's choice while the clan pile holds more than 28 cards and searching after that
-won 75.0% (-4.5 ± 3.6), searching only before that 59.5% (-20.0 ± 3.8), searching only once the pile
-is down to 14 cards 65.0% (-14.5 ± 3.9). A better model of our own next move did not pay either:
-choosing it in each playout as the best of the greedy's 2 (or 3) best moves on that deal
-(perfect-information lookahead, 1.7 (2.4) times the time) won 81.5% (+2.0 ± 3.5) and 80.5% (+1.0 ±
-3.5) of the same 200 games.
+Randomness: every draw (deals, rollouts, tie-breaks of the tree) comes from the strategy's own
+stream `rng`, so a game is reproducible from its seed, in both engines and at any thread count.
 
-ismcts (`ismcts_policy`), params (iters, c, rollout, prune, infer, inner, replies): SO-ISMCTS
-(Cowling, Powley and Whitehouse 2012). Each iteration deals a determinization, descends the tree
-from the root by UCB1 over the children whose action is legal in that determinization (value = mean
-result for the seat that chose the action, + c * sqrt(ln(availability) / visits), where availability
-counts the iterations in which the child was legal), expands one untried legal action, plays out
-with the rollout policy and backs the result up the path. Tree nodes are keyed by (seat to move,
-encoded action), so the opponent's moves are nodes of the same tree (their legal actions vary with
-the deal). The most visited root action is played. prune as in flat-mc (at the root); infer as in
-flat-mc (each iteration's deal).
-Below the root, with inner = K > 0 (default 3), a play decision offers only the K best actions by
-the greedy score of the seat to move (`_inner_candidates`, on its vector: the descent stops with
-CALL_SHOW) and expands the best untried one first; inner = 0 offers every action and expands a
-uniform pick. Without it, an opponent node has about 30 replies to expand before UCB1 compares any,
-so at a few hundred iterations our root actions were judged against random replies: with 200
-iterations (prune 8, replies = inner) against greedy on the same 100 deals, seats swapped, inner 0
-won 54.0% of 200 games, inner 2 66.0%, inner 3 68.5%, inner 5 67.0% (flat-mc:sims=25, the same 200
-playouts per decision: 68.0%; each of these 200-game shares has a 95% interval of about ±6.5 points,
-and the paired difference of two of them an SE of about 4). The exploration constant c (same games,
-inner 3, replies 3): 0.1 55.5%, 0.25 68.5%, 0.5 62.0%, 1.0 66.0%.
-At the opponent's decisions the tree offers only its `replies` best actions (default 1: the opponent
-is modelled as the greedy, as in the rollouts; 0: as many as inner). Against greedy (prune 8, seats
-swapped on the same deals): 200 iterations, 200 games (±6.5 points each): replies 1 72.0%, 2 65.0%,
-3 68.5%; 800 iterations, 400 games: replies 1 77.3% [72.9, 81.1], 3 72.0% [67.4, 76.2] (paired
-difference +5.3 ± 2.8 points). Against flat-mc it does not help: at 200 playouts per decision
-replies 1 won 48.0% [41.2, 54.9] of 200 games against flat-mc:sims=25 (46.7% of 60 in the
-ladder); at 800, ismcts:iters=800 won 42.5% [35.9, 49.4] of 200 games against flat-mc:sims=100
-with replies 1 and 47.5% [40.7, 54.4] with replies 3 (same deals). The greedy model of the opponent
-pays against the greedy; against flat-mc the two differ by less than their intervals.
+Measurements (parameters, strength, what did not help): docs/search.md.
 """
 import numpy as np
 from numba import njit
 
+from ..core import search as CS
 from ..core.nbutil import address_of, view_at
 from ..core.rng import split_below, split_next
 from . import fast as F
@@ -118,7 +73,6 @@ TS_ITERS, TS_C, TS_ROLLOUT, TS_PRUNE, TS_INFER, TS_INNER, TS_REPLIES = range(7)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 
 N_CLAN = 54
-SEAT_SHIFT = 40          # tree keys: encoded action | seat << SEAT_SHIFT
 ROLLOUT_SALT = np.uint64(0x5DEECE66D2545F49)
 GP_COLUMN = 64           # the rollout greedy's parameters: float64 in row W_STATE from this column
 
@@ -509,73 +463,6 @@ def _inference_setup(obs, infer):
 
 
 @njit(cache=True)
-def _decisive(obs, work, streams, r, cand, rollout):
-    """The first candidate that wins the game at once (claims in this same turn end it in the
-    seat's favour), else -1. Claims need a proof over every hidden card, so such a win does not
-    depend on the deal: one determinization tells. A later end (the opponent's forced pass, a
-    blocked game) may depend on the hidden hand, so it does not count. Leaves both seats on the
-    `rollout` policy."""
-    me = obs[O.SEAT]
-    state = work[F.W_STATE]
-    win = -1
-    for j in range(cand.shape[0]):
-        determinize(obs, work, np.uint64(0))
-        _stop_at_decisions(work)
-        if (F.run(work, streams, r, cand[j]) == F.RUN_END and state[F.S_WINNER] == me
-                and state[F.S_END] != F.END_BLOCKED and state[F.S_TURNS] == obs[O.TURN] + 1):
-            win = cand[j]
-            break
-    _set_policy(work, rollout)
-    return win
-
-
-@njit(cache=True)
-def flat_mc_policy(obs, params, rng):
-    """Flat Monte-Carlo over determinizations (module docstring)."""
-    sims = max(1, int(params[MC_SIMS]))
-    cand = candidates(obs, int(params[MC_PRUNE]))
-    z = params[MC_Z]
-    m = cand.shape[0]
-    if m == 1:
-        return cand[0]
-    me = obs[O.SEAT]
-    work, r = _new_scratch(obs, int(params[MC_ROLLOUT]))
-    streams = np.zeros(2, np.uint64)
-    win = _decisive(obs, work, streams, r, cand, int(params[MC_ROLLOUT]))
-    if win >= 0:
-        return win
-    res = np.zeros((sims, m), np.float64)
-    infer = int(params[MC_INFER])
-    margin = params[MC_MARGIN]
-    lc, ls, pv, gp, scores = _inference_setup(obs, infer)
-    s = rng[0]
-    for i in range(sims):
-        seed, s = _next_deal(obs, work, pv, lc, ls, infer, s, gp, scores)
-        for j in range(m):
-            determinize(obs, work, seed)
-            _seed_streams(streams, seed)
-            status = F.run(work, streams, r, cand[j])
-            res[i, j] = _result(work, status, me)
-            if margin > 0.0:
-                res[i, j] = (1.0 - margin) * res[i, j] + margin * _stone_share(work, me, obs[O.STONES])
-    rng[0] = s
-    # the best mean, among the greedy's choice (cand[0]) and the candidates that beat it by more
-    # than z standard errors of the paired difference
-    best = 0
-    best_mean = res[:, 0].mean()
-    for j in range(1, m):
-        d = res[:, j] - res[:, 0]
-        mean = res[:, j].mean()
-        if mean <= best_mean:
-            continue
-        if z > 0.0 and d.mean() <= z * np.sqrt(d.var() / sims):
-            continue
-        best = j
-        best_mean = mean
-    return cand[best]
-
-
-@njit(cache=True)
 def _inner_candidates(obs_s, n, inner, gp, scores, ok, rank):
     """Below the root (ismcts's `inner` > 0): at a play decision, allow only the `inner` best
     actions by the greedy score of the seat to move (its vector `obs_s`), ranked best first; at
@@ -591,139 +478,116 @@ def _inner_candidates(obs_s, n, inner, gp, scores, ok, rank):
         ok[order[j]] = j < inner
 
 
+
+# ---------------------------------------------------------------- the search interface (core.search)
+@njit(cache=True)
+def _setup(obs, config):
+    """(work, rules, streams, rollout, margin, inference data...): the state of one search.
+    config = (rollout, infer, margin)."""
+    rollout, infer, margin = config
+    work, r = _new_scratch(obs, rollout)
+    lc, ls, pv, gp, scores = _inference_setup(obs, infer)
+    return (work, r, np.zeros(2, np.uint64), rollout, margin, infer, lc, ls, pv, gp, scores)
+
+
+@njit(cache=True, inline="always")
+def _deal(obs, state, seed):
+    work, streams = state[0], state[2]
+    determinize(obs, work, seed)
+    _seed_streams(streams, seed)
+
+
+@njit(cache=True, inline="always")
+def _rollout(state, i):
+    work, r, streams, rollout = state[0], state[1], state[2], state[3]
+    _set_policy(work, rollout)
+    return F.run(work, streams, r, i)
+
+
+@njit(cache=True, inline="always")
+def _descend(state, i, show):
+    work, r, streams = state[0], state[1], state[2]
+    _stop_at_decisions(work, F.CALL_SHOW if show else F.CALL_STOP)
+    return F.run(work, streams, r, i)
+
+
+@njit(cache=True, inline="always")
+def _outcome(obs, state, status):
+    work, margin = state[0], state[4]
+    me = obs[O.SEAT]
+    v = _result(work, status, me)
+    if margin > 0.0:
+        v = (1.0 - margin) * v + margin * _stone_share(work, me, obs[O.STONES])
+    return v
+
+
+@njit(cache=True, inline="always")
+def _to_move(state):
+    return state[0][F.W_STATE, F.S_SEAT]
+
+
+@njit(cache=True, inline="always")
+def _action_at(state, i):
+    return state[0][F.W_LEGAL, i]
+
+
+@njit(cache=True, inline="always")
+def _next_seed(obs, state, st):
+    work, infer, lc, ls, pv, gp, scores = (state[0], state[5], state[6], state[7], state[8],
+                                           state[9], state[10])
+    return _next_deal(obs, work, pv, lc, ls, infer, st, gp, scores)
+
+
+@njit(cache=True)
+def _wins_at_once(obs, state, i):
+    """Does action i win the game by claims in this same turn (module docstring)?"""
+    work, r, streams = state[0], state[1], state[2]
+    wstate = work[F.W_STATE]
+    determinize(obs, work, np.uint64(0))
+    _stop_at_decisions(work)
+    return (F.run(work, streams, r, i) == F.RUN_END and wstate[F.S_WINNER] == obs[O.SEAT]
+            and wstate[F.S_END] != F.END_BLOCKED and wstate[F.S_TURNS] == obs[O.TURN] + 1)
+
+
+@njit(cache=True, inline="always")
+def _rank(state, seat, n, limit, ok, order):
+    work, gp, scores = state[0], state[9], state[10]
+    _inner_candidates(work[F.W_OBS0 + seat], n, limit, gp, scores, ok, order)
+
+
+@njit(cache=True, inline="always")
+def _seat(obs):
+    return obs[O.SEAT]
+
+
+@njit(cache=True, inline="always")
+def _n_legal(obs):
+    return obs[O.N_LEGAL]
+
+
+@njit(cache=True, inline="always")
+def _legal_action(obs, i):
+    return obs[O.LEGAL + i]
+
+
+GAME = CS.declare("schotten-totten", candidates=candidates, setup=_setup, determinize=_deal,
+                  rollout=_rollout, descend=_descend, result=_outcome, to_move=_to_move,
+                  action_at=_action_at, max_legal=O.MAX_LEGAL, next_seed=_next_seed,
+                  wins_at_once=_wins_at_once, rank=_rank, seat=_seat, n_legal=_n_legal,
+                  legal_action=_legal_action)
+
+
+# ---------------------------------------------------------------- the strategy kernels
+@njit(cache=True)
+def flat_mc_policy(obs, params, rng):
+    """flat-mc, params (sims, prune, rollout, z, infer, margin): `core.search.flat_mc`."""
+    return CS.flat_mc(GAME, obs, rng, int(params[MC_SIMS]), int(params[MC_PRUNE]), params[MC_Z],
+                      (int(params[MC_ROLLOUT]), int(params[MC_INFER]), params[MC_MARGIN]))
+
+
 @njit(cache=True)
 def ismcts_policy(obs, params, rng):
-    """Single-observer information-set MCTS (module docstring)."""
-    iters = max(1, int(params[TS_ITERS]))
-    c_exp = params[TS_C]
-    rollout = int(params[TS_ROLLOUT])
-    me = obs[O.SEAT]
-    n_root = obs[O.N_LEGAL]
-    cand = candidates(obs, int(params[TS_PRUNE]))
-    if cand.shape[0] == 1:
-        return cand[0]
-    root_ok = np.zeros(n_root, np.bool_)
-    root_rank = np.zeros(n_root, np.int64)
-    for j in range(cand.shape[0]):
-        root_ok[cand[j]] = True
-        root_rank[cand[j]] = j
-    n_max = iters + 2
-    first_child = np.full(n_max, -1, np.int64)
-    sibling = np.full(n_max, -1, np.int64)
-    akey = np.zeros(n_max, np.int64)
-    nseat = np.zeros(n_max, np.int64)
-    visits = np.zeros(n_max, np.float64)
-    wins = np.zeros(n_max, np.float64)
-    avail = np.zeros(n_max, np.float64)
-    path = np.zeros(n_max, np.int64)
-    untried = np.empty(O.MAX_LEGAL, np.int64)
-    child_of = np.empty(O.MAX_LEGAL, np.int64)
-    inner = int(params[TS_INNER])
-    replies = int(params[TS_REPLIES])
-    if replies <= 0:
-        replies = inner
-    ok = np.zeros(O.MAX_LEGAL, np.bool_)
-    rank = np.zeros(O.MAX_LEGAL, np.int64)
-    stop_code = F.CALL_SHOW if inner > 0 else F.CALL_STOP
-    n_nodes = 1
-    work, r = _new_scratch(obs, rollout)
-    legal = work[F.W_LEGAL]
-    state = work[F.W_STATE]
-    streams = np.zeros(2, np.uint64)
-    win = _decisive(obs, work, streams, r, cand, rollout)
-    if win >= 0:
-        return win
-    infer = int(params[TS_INFER])
-    lc, ls, pv, gp, scores = _inference_setup(obs, infer)
-    s = rng[0]
-    for it in range(iters):
-        seed, s = _next_deal(obs, work, pv, lc, ls, infer, s, gp, scores)
-        determinize(obs, work, seed)
-        _seed_streams(streams, seed)
-        _stop_at_decisions(work, stop_code)
-        node = 0
-        depth = 0
-        status = n_root
-        while True:
-            seat = state[F.S_SEAT]
-            n = status
-            if node == 0:
-                for i in range(n):
-                    ok[i] = root_ok[i]
-                    rank[i] = root_rank[i]
-            elif inner > 0:
-                _inner_candidates(work[F.W_OBS0 + seat], n, inner if seat == me else replies,
-                                  gp, scores, ok, rank)
-            else:
-                for i in range(n):
-                    ok[i] = True
-            n_untried = 0
-            for i in range(n):
-                child_of[i] = -1
-                if not ok[i]:
-                    continue
-                k = legal[i] | (seat << SEAT_SHIFT)
-                ch = first_child[node]
-                while ch >= 0 and akey[ch] != k:
-                    ch = sibling[ch]
-                if ch < 0:
-                    untried[n_untried] = i
-                    n_untried += 1
-                else:
-                    avail[ch] += 1.0
-                    child_of[i] = ch
-            if n_untried > 0:
-                if inner > 0:       # the greedy's best untried action first
-                    u = 0
-                    for q in range(1, n_untried):
-                        if rank[untried[q]] < rank[untried[u]]:
-                            u = q
-                else:
-                    s, u = split_below(s, n_untried)
-                i = untried[u]
-                nn = n_nodes
-                n_nodes += 1
-                akey[nn] = legal[i] | (seat << SEAT_SHIFT)
-                nseat[nn] = seat
-                avail[nn] = 1.0
-                sibling[nn] = first_child[node]
-                first_child[node] = nn
-                depth += 1
-                path[depth] = nn
-                _set_policy(work, rollout)
-                status = F.run(work, streams, r, i)
-                break
-            best_i = -1
-            best_v = -1e300
-            for i in range(n):
-                ch = child_of[i]
-                if ch < 0:
-                    continue
-                v = wins[ch] / visits[ch] + c_exp * np.sqrt(np.log(avail[ch]) / visits[ch])
-                if v > best_v:
-                    best_v = v
-                    best_i = i
-            ch = child_of[best_i]
-            depth += 1
-            path[depth] = ch
-            node = ch
-            status = F.run(work, streams, r, best_i)
-            if status <= 0:
-                break
-        res = _result(work, status, me)
-        for d in range(1, depth + 1):
-            nd = path[d]
-            visits[nd] += 1.0
-            wins[nd] += res if nseat[nd] == me else 1.0 - res
-    rng[0] = s
-    best = cand[0]
-    best_n = -1.0
-    for i in range(n_root):
-        k = obs[O.LEGAL + i] | (me << SEAT_SHIFT)
-        ch = first_child[0]
-        while ch >= 0 and akey[ch] != k:
-            ch = sibling[ch]
-        if ch >= 0 and visits[ch] > best_n:
-            best_n = visits[ch]
-            best = i
-    return best
+    """ismcts, params (iters, c, rollout, prune, infer, inner, replies): `core.search.ismcts`."""
+    return CS.ismcts(GAME, obs, rng, int(params[TS_ITERS]), params[TS_C], int(params[TS_PRUNE]),
+                     int(params[TS_INNER]), int(params[TS_REPLIES]),
+                     (int(params[TS_ROLLOUT]), int(params[TS_INFER]), 0.0))
