@@ -19,10 +19,9 @@ formation code, `policies` the leaf kernels (random, greedy) and the dispatch `d
 (`fast` and `policies` import each other). `search` (the game's side of `sim.core.search`)
 imports `fast`, `policies` and the core search; only this module's dispatch (the import at its
 end) and the strategies registry import it. The search kernels compile lazily (they call back
-into `fast.run`, which calls the greedy kernel). Numba's on-disk cache does not notice a change in
-another module: the engine's compiled `_play_range` keeps the kernels it was compiled with. After
-editing this file, search.py or sim/core/search.py, delete `sim/schotten_totten/__pycache__/*.nbi`
-and `*.nbc` (a fresh checkout, as in CI, has no cache).
+into `fast.run`, which calls the greedy kernel). The compiled engine inlines code from all of
+these files; numba's cache is keyed by every source (sim/core/cache.py), so an edit in any of
+them is compiled afresh.
 
 Greedy heuristic
 ----------------

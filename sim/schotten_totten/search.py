@@ -555,26 +555,10 @@ def _rank(state, seat, n, limit, ok, order):
     _inner_candidates(work[F.W_OBS0 + seat], n, limit, gp, scores, ok, order)
 
 
-@njit(cache=True, inline="always")
-def _seat(obs):
-    return obs[O.SEAT]
-
-
-@njit(cache=True, inline="always")
-def _n_legal(obs):
-    return obs[O.N_LEGAL]
-
-
-@njit(cache=True, inline="always")
-def _legal_action(obs, i):
-    return obs[O.LEGAL + i]
-
-
 GAME = CS.declare("schotten-totten", candidates=candidates, setup=_setup, determinize=_deal,
                   rollout=_rollout, descend=_descend, result=_outcome, to_move=_to_move,
                   action_at=_action_at, max_legal=O.MAX_LEGAL, next_seed=_next_seed,
-                  wins_at_once=_wins_at_once, rank=_rank, seat=_seat, n_legal=_n_legal,
-                  legal_action=_legal_action)
+                  wins_at_once=_wins_at_once, rank=_rank)
 
 
 # ---------------------------------------------------------------- the strategy kernels
