@@ -5,16 +5,18 @@ Measured, never asserted: tests do not time anything. Each fast-engine rate is t
 and the start-up time are one run each.
 
 A game's benchmark is the list of configurations its declaration gives (`bench` in
-sim/<game>/game.py: rules preset, strategies, games to time). The first one is the headline: it is also timed on all threads and for the start-up time of a new
-process. A game that declares a `plugin_bench` is also timed as a user's plugin runs: a plugin
-file whose strategy is exactly a built-in's code is written to a temporary folder, loaded with
-`load_plugin_file` and timed in whole runs (`strategies.play.play`, as `meeplelab run` does)
-against the built-in, interleaved, best of `repeat` (at least 3).
+sim/<game>/game.py: rules preset, strategies, games to time). The first one is the headline:
+it is also timed with its built-ins called through their function pointers, on all threads,
+and for the start-up time of a new process. A game that declares a `plugin_bench` is also timed
+as a user's plugin runs: a plugin file whose strategy is exactly a built-in's code is written
+to a temporary folder, loaded with `load_plugin_file` and timed in whole runs
+(`strategies.play.play`, as `meeplelab run` does) against the built-in, interleaved, best of
+`repeat` (at least 3).
 
-Search strategies are also timed per decision (the declaration's `search_bench`): the searcher plays whole games
-against an opponent, seats alternating, and every call of its kernel is timed (the kernel is the
-same compiled function in both engines; the games go through the reference engine, which calls
-it from Python, so each call can be timed alone).
+Search strategies are also timed per decision (the declaration's `search_bench`): the searcher
+plays whole games against an opponent, seats alternating, and every call of its kernel is timed
+(the kernel is the same compiled function in both engines; the games go through the reference
+engine, which calls it from Python, so each call can be timed alone).
 """
 from __future__ import annotations
 

@@ -26,8 +26,9 @@ def _discover() -> dict[str, Game]:
     if _GAMES:
         return _GAMES
     found: list[Game] = []
-    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
-        if info.ispkg and info.name != "core" and (Path(__file__).parent / info.name / "game.py").is_file():
+    here = Path(__file__).parent
+    for info in pkgutil.iter_modules([str(here)]):
+        if info.ispkg and info.name != "core" and (here / info.name / "game.py").is_file():
             found.append(importlib.import_module(f"{__package__}.{info.name}.game").GAME)
     for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         try:

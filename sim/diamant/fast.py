@@ -213,13 +213,15 @@ def _win_shares(players, tie, scores, shares, last_banked, art_owned):
     key_best = -1
     for p in range(players):
         if scores[p] == best:
-            key = last_banked[p] if tie == TIE_LAST_ROUND else (art_owned[p] if tie == TIE_ARTIFACTS else 0)
+            key = (last_banked[p] if tie == TIE_LAST_ROUND
+                   else (art_owned[p] if tie == TIE_ARTIFACTS else 0))
             key_best = max(key_best, key)
     n_top = 0
     for p in range(players):
         shares[p] = 0.0
         if scores[p] == best:
-            key = last_banked[p] if tie == TIE_LAST_ROUND else (art_owned[p] if tie == TIE_ARTIFACTS else 0)
+            key = (last_banked[p] if tie == TIE_LAST_ROUND
+                   else (art_owned[p] if tie == TIE_ARTIFACTS else 0))
             if key == key_best:
                 shares[p] = 1.0
                 n_top += 1

@@ -56,5 +56,6 @@ SIZE = LEGAL + 2
 STAY_OR_LEAVE = 0        # the decision kind
 
 NAMES = {v: k for k, v in dict(globals()).items()
-         if k.isupper() and isinstance(v, int) and k not in ("CONTINUE", "LEAVE", "SIZE", "STAY_OR_LEAVE")
+         if k.isupper() and isinstance(v, int)
+         and k not in ("CONTINUE", "LEAVE", "SIZE", "STAY_OR_LEAVE")
          and not k.startswith("MAX")}

@@ -49,11 +49,23 @@ from . import observation as O
 from .reference import CLAN_STREAM, EXTRAS, FIRST_PLAYER_STREAM, TACTIC_STREAM
 from .rules import MAX_STONES, SchottenTottenRules
 
-# packed rule scalars
-# (R_TACTICS_OUT: bit mask, bit i = card 54 + i, of the tactic cards out of the game; only
-# `new_game` reads it, so 0, every card in play, is right for states rebuilt from an observation)
-(R_STONES, R_HAND, R_TACTICS, R_ADJ, R_TOTAL, R_LIMIT, R_AT_START, R_AUTO, R_MOVE, R_NO_PLAY_BLOCKS,
- R_BLOCKED_DRAW, R_RANDOM_FIRST, R_TACTICS_OUT, R_N) = range(14)
+# the packed rule vector: the declared rules in declaration order (`RuleSet.packed`), then
+# R_TACTICS_OUT, a bit mask (bit i = card 54 + i) of the tactic cards out of the game; only
+# `new_game` reads it, so 0, every card in play, is right for states rebuilt from an observation
+_R = SchottenTottenRules
+R_STONES, R_HAND, R_TACTICS = _R.slot("stones"), _R.slot("hand_size"), _R.slot("tactics")
+R_ADJ, R_TOTAL, R_LIMIT = _R.slot("adjacent_to_win"), _R.slot("total_to_win"), _R.slot("tactic_limit")
+R_CLAIM_TIMING, R_AUTO, R_REDEPLOY = _R.slot("claim_timing"), _R.slot("auto_claim"), _R.slot("redeploy")
+R_NO_PLAY, R_BLOCKED_GAME = _R.slot("no_play"), _R.slot("blocked_game")
+R_FIRST_PLAYER = _R.slot("first_player")
+R_TACTICS_OUT = len(_R.packed_fields())
+R_N = R_TACTICS_OUT + 1
+AT_START, AFTER_PLAY = _R.code("claim_timing", "start-of-turn"), _R.code("claim_timing", "after-play")
+MOVE, DISCARD_ONLY = _R.code("redeploy", "move-or-discard"), _R.code("redeploy", "discard")
+NO_PLAY_BLOCKED, NO_PLAY_PASS = _R.code("no_play", "blocked"), _R.code("no_play", "pass")
+BLOCKED_DRAW = _R.code("blocked_game", "draw")
+BLOCKED_MORE_STONES = _R.code("blocked_game", "more-stones")
+RANDOM_FIRST = _R.code("first_player", "random")
 
 # card ids (cards.py)
 N_CLAN = 54
@@ -115,18 +127,25 @@ def lowest_bit(typingctx, x):
 
 
 def pack_rules(rules: SchottenTottenRules) -> np.ndarray:
-    r = np.zeros(R_N, np.int64)
-    r[R_STONES], r[R_HAND], r[R_TACTICS] = rules.stones, rules.hand_size, rules.tactics
-    r[R_ADJ], r[R_TOTAL], r[R_LIMIT] = rules.adjacent_to_win, rules.total_to_win, rules.tactic_limit
-    r[R_AT_START] = rules.claim_timing == "start-of-turn"
-    r[R_AUTO], r[R_MOVE] = rules.auto_claim, rules.redeploy == "move-or-discard"
-    r[R_NO_PLAY_BLOCKS] = rules.no_play == "blocked"
-    r[R_BLOCKED_DRAW] = rules.blocked_game == "draw"
-    r[R_RANDOM_FIRST] = rules.first_player == "random"
+    """The rule vector: the declared rules (`RuleSet.packed`), then R_TACTICS_OUT."""
     in_play = rules.tactic_cards_in_play()
-    r[R_TACTICS_OUT] = sum(1 << (c - N_CLAN) for c in range(N_CLAN, N_CLAN + 10) if c not in in_play) \
+    out = sum(1 << (c - N_CLAN) for c in range(N_CLAN, N_CLAN + 10) if c not in in_play) \
         if rules.tactics else 0
-    return r
+    return np.append(rules.packed(), np.int64(out))
+
+
+@njit(cache=True)
+def pack_flags(r, stones, hand, tactics, adj, total, limit, at_start, auto, move, no_play_blocks,
+               blocked_draw):
+    """The rule vector of a game known by its rules' values and flags (as an observation shows
+    them), into `r`; the rules no engine reads from the vector stay 0."""
+    r[:] = 0
+    r[R_STONES], r[R_HAND], r[R_TACTICS] = stones, hand, tactics
+    r[R_ADJ], r[R_TOTAL], r[R_LIMIT], r[R_AUTO] = adj, total, limit, auto
+    r[R_CLAIM_TIMING] = AT_START if at_start else AFTER_PLAY
+    r[R_REDEPLOY] = MOVE if move else DISCARD_ONLY
+    r[R_NO_PLAY] = NO_PLAY_BLOCKED if no_play_blocks else NO_PLAY_PASS
+    r[R_BLOCKED_GAME] = BLOCKED_DRAW if blocked_draw else BLOCKED_MORE_STONES
 
 
 # ---------------------------------------------------------------- formations and the proof
@@ -457,8 +476,10 @@ def new_game(work, streams, r, seed, game):
     obs0[O.LEGAL_AT] = O.LEGAL
     obs0[O.STONES], obs0[O.HAND_LIMIT], obs0[O.TACTICS] = n_stones, hand_size, tactics
     obs0[O.ADJACENT_TO_WIN], obs0[O.TOTAL_TO_WIN], obs0[O.TACTIC_LIMIT] = r[R_ADJ], r[R_TOTAL], r[R_LIMIT]
-    obs0[O.CLAIM_AT_START], obs0[O.AUTO_CLAIM], obs0[O.REDEPLOY_MOVE] = r[R_AT_START], r[R_AUTO], r[R_MOVE]
-    obs0[O.NO_PLAY_BLOCKS], obs0[O.BLOCKED_DRAW] = r[R_NO_PLAY_BLOCKS], r[R_BLOCKED_DRAW]
+    obs0[O.CLAIM_AT_START] = 1 if r[R_CLAIM_TIMING] == AT_START else 0
+    obs0[O.AUTO_CLAIM], obs0[O.REDEPLOY_MOVE] = r[R_AUTO], 1 if r[R_REDEPLOY] == MOVE else 0
+    obs0[O.NO_PLAY_BLOCKS] = 1 if r[R_NO_PLAY] == NO_PLAY_BLOCKED else 0
+    obs0[O.BLOCKED_DRAW] = 1 if r[R_BLOCKED_GAME] == BLOCKED_DRAW else 0
     obs0[O.HAND:O.HAND + O.MAX_HAND] = -1
     obs0[O.CLAIMED:O.CLAIMED + MAX_STONES] = -1
     obs0[O.SIDE:O.SIDE + 8 * MAX_STONES] = -1
@@ -502,7 +523,7 @@ def new_game(work, streams, r, seed, game):
                 tdeck[t_tail] = c
                 t_tail += 1
     to_move = 0
-    if r[R_RANDOM_FIRST]:
+    if r[R_FIRST_PLAYER] == RANDOM_FIRST:
         st = stream_key(seed, game, FIRST_PLAYER_STREAM)
         st, to_move = split_below(st, 2)
     obs0[O.FIRST] = to_move
@@ -577,8 +598,9 @@ def run(work, streams, r, resume):
 
     # rule scalars, kept in registers
     n_stones, hand_size, tactics, adj, total = r[R_STONES], r[R_HAND], r[R_TACTICS], r[R_ADJ], r[R_TOTAL]
-    limit, at_start, auto, move = r[R_LIMIT], r[R_AT_START], r[R_AUTO], r[R_MOVE]
-    no_play_blocks, blocked_draw = r[R_NO_PLAY_BLOCKS], r[R_BLOCKED_DRAW]
+    limit, auto = r[R_LIMIT], r[R_AUTO]
+    at_start, move = r[R_CLAIM_TIMING] == AT_START, r[R_REDEPLOY] == MOVE
+    no_play_blocks, blocked_draw = r[R_NO_PLAY] == NO_PLAY_BLOCKED, r[R_BLOCKED_GAME] == BLOCKED_DRAW
     adj_run = adj - 1
 
     # the turn machine's scalars

@@ -80,11 +80,9 @@ GP_COLUMN = 64           # the rollout greedy's parameters: float64 in row W_STA
 @njit(cache=True)
 def rules_of(obs, r):
     """The packed rules (`fast.pack_rules`) of the game the vector comes from."""
-    r[:] = 0
-    r[F.R_STONES], r[F.R_HAND], r[F.R_TACTICS] = obs[O.STONES], obs[O.HAND_LIMIT], obs[O.TACTICS]
-    r[F.R_ADJ], r[F.R_TOTAL], r[F.R_LIMIT] = obs[O.ADJACENT_TO_WIN], obs[O.TOTAL_TO_WIN], obs[O.TACTIC_LIMIT]
-    r[F.R_AT_START], r[F.R_AUTO], r[F.R_MOVE] = obs[O.CLAIM_AT_START], obs[O.AUTO_CLAIM], obs[O.REDEPLOY_MOVE]
-    r[F.R_NO_PLAY_BLOCKS], r[F.R_BLOCKED_DRAW] = obs[O.NO_PLAY_BLOCKS], obs[O.BLOCKED_DRAW]
+    F.pack_flags(r, obs[O.STONES], obs[O.HAND_LIMIT], obs[O.TACTICS], obs[O.ADJACENT_TO_WIN],
+                 obs[O.TOTAL_TO_WIN], obs[O.TACTIC_LIMIT], obs[O.CLAIM_AT_START], obs[O.AUTO_CLAIM],
+                 obs[O.REDEPLOY_MOVE], obs[O.NO_PLAY_BLOCKS], obs[O.BLOCKED_DRAW])
 
 
 @njit(cache=True)
