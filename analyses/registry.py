@@ -11,13 +11,12 @@ import dataclasses
 import importlib
 from pathlib import Path
 
+from sim import games
 from sim.core.errors import unknown
-
 
 
 def modules() -> list[str]:
     """Every game's analysis modules (its declaration names them), game by game."""
-    from sim import games
     return [m for g in games.all_games() for m in g.analysis_modules]
 
 
