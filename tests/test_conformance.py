@@ -168,3 +168,22 @@ def test_an_out_of_range_index_is_reported_with_what_replays_it(name, engine, mo
     assert f"seed {SEED}" in text and "game index 0" in text
     assert "returned illegal action" in text and "index of a legal action" in text
     registry._REGISTRY.pop((name, s.name), None)
+
+
+def test_one_turn_limit_for_both_engines(monkeypatch):
+    """The turn limit is the core's constant in both engines; the reference engine stops an
+    over-long game with the core's error (the fast engine's row decodes to the same error)."""
+    import sim.core.reference as core
+    from sim.core import engine
+    from sim.schotten_totten import fast, reference
+
+    assert fast.MAX_TURNS is core.MAX_TURNS is reference.MAX_TURNS
+    rules = games.get("schotten-totten").rules.preset()
+    kernels, params = kernels_and_params(lineup("schotten-totten", ["random"] * 2, 2), rules)
+    monkeypatch.setattr(reference, "MAX_TURNS", 3)
+    with pytest.raises(RuntimeError, match="game 5 did not end after"):
+        reference.play_batch(rules, 2, SEED, 5, 1, kernels, params)
+    scores, shares, extras, errors = engine.outputs(2, 2, 0)
+    engine.record_endless(errors, 1)
+    with pytest.raises(RuntimeError, match="game 8 did not end after"):
+        engine.finish(7, scores, shares, extras, errors, (), lambda a, b: "")

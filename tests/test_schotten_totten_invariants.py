@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sim.schotten_totten import cards as C
+from sim.schotten_totten.invariants import Watch
 from sim.schotten_totten.reference import Game, RandomPolicy, play_game
 from sim.schotten_totten.rules import SchottenTottenRules
 
@@ -33,28 +34,12 @@ class Checker:
 
     def __init__(self, game: Game):
         self.g = game
-        self.frozen: dict[int, tuple] = {}   # claimed stone -> (owner, sides, env)
+        self.watch = Watch()      # the game's own invariants (the conformance suite's hook)
         self.decisions = 0
 
     def check(self) -> None:
-        g = self.g
-        loc = g.locations()                                  # raises on a card in two places
-        assert (loc >= 0).all(), "a card is nowhere"
-        assert sorted(c for _, c in g.places()) == list(range(C.N_CARDS))
-        d = g.tactics_played[0] - g.tactics_played[1]
-        assert abs(d) <= g.rules.tactic_limit
-        for s in range(g.rules.stones):
-            snap = (g.claimed[s], [list(x) for x in g.sides[s]], list(g.env_cards[s]))
-            if s in self.frozen:
-                assert snap == self.frozen[s], f"claimed stone {s} changed"
-            elif g.claimed[s] != -1:
-                self.frozen[s] = snap
-            cap = g.capacity(s)
-            assert all(len(x) <= cap for x in g.sides[s])
-        for seat in (0, 1):
-            assert sum(1 for s in g.sides for c in s[seat] if c in C.CHIEFS) <= 1
-        if not g.rules.tactics:
-            assert sorted(g.box) == list(C.TACTIC_CARDS)
+        self.watch.check(self.g)
+        assert sorted(c for _, c in self.g.places()) == list(range(C.N_CARDS))
 
     def policy(self, seat: int):
         inner = RandomPolicy()

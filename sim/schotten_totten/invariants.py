@@ -11,7 +11,9 @@ from . import cards as C
 from .reference import Game, play_kernel_game
 
 
-class _Watch:
+class Watch:
+    """The invariants of one game, watched from decision to decision."""
+
     def __init__(self):
         self.frozen: dict[int, tuple] = {}   # claimed stone -> (owner, sides, env)
 
@@ -36,7 +38,7 @@ def check_invariants(rules, players, seed, first_game, n_games, kernels, params)
     """Play the games, checking the invariants after every decision; returns the decisions."""
     count = 0
     for game in range(first_game, first_game + n_games):
-        watch = _Watch()
+        watch = Watch()
         state: list[Game] = []
 
         def before_turn(g):
