@@ -42,8 +42,8 @@ register(GAME, "greedy", K.greedy_policy, native=K.GREEDY,
 
 
 def _compiled(kernel):
-    """The search kernels compile lazily (they call back into the fast engine, which imports
-    them): compile them with the strategy signature before registering (which freezes them to it)."""
+    """The search kernels are declared without a signature (they compile lazily): compile them
+    with the strategy signature before registering, which freezes them to it."""
     kernel.compile(DECIDE_SIG)
     return kernel
 
@@ -57,7 +57,7 @@ _INFER = Param("infer", 50, "base game: per determinization, draw up to infer de
 _PRUNE = Param("prune", 8, "at a play decision, search only the prune best actions by the greedy "
                "score (0: all of them)", 0, 640)
 
-register(GAME, "flat-mc", _compiled(S.flat_mc_policy), native=K.FLAT_MC, stochastic=True,
+register(GAME, "flat-mc", _compiled(S.flat_mc_policy), stochastic=True,
          doc="Flat Monte-Carlo: each candidate action is played out sims times to the end of the "
              "game, each playout on a determinization (the opponent's hand and the pile order "
              "dealt from the cards the seat cannot see, with the right hand and pile sizes; in "
@@ -78,7 +78,7 @@ register(GAME, "flat-mc", _compiled(S.flat_mc_policy), native=K.FLAT_MC, stochas
          observes="the observation vector (own hand, table, unseen cards, pile and hand sizes)",
          source="flat Monte-Carlo with determinization (perfect-information Monte-Carlo)")
 
-register(GAME, "ismcts", _compiled(S.ismcts_policy), native=K.ISMCTS, stochastic=True,
+register(GAME, "ismcts", _compiled(S.ismcts_policy), stochastic=True,
          doc="Single-observer information-set MCTS (Cowling, Powley, Whitehouse 2012): each "
              "iteration deals a determinization, descends the tree by UCB1 over the actions legal "
              "in it (with availability counts), expands one untried action, plays out with the "

@@ -41,13 +41,28 @@ def lineup(specs, r):
 
 
 # ---------------------------------------------------------------- legal actions everywhere
+KERNEL_CODES = {"random": 0, "greedy": 1, "flat-mc": 2, "ismcts": 3}
+
+
+@njit(cache=True)
+def _built_in(code, obs, params, rng):
+    if code == 0:
+        return K.random_policy(obs, params, rng)
+    if code == 1:
+        return K.greedy_policy(obs, params, rng)
+    if code == 2:
+        return search.flat_mc_policy(obs, params, rng)
+    return search.ismcts_policy(obs, params, rng)
+
+
 @njit(DECIDE_SIG, cache=True)
 def probe(obs, params, rng):
-    """Asks the built-in kernel params[0] (with parameters params[1:]) for its choice, returns an
-    illegal index if it is illegal, and otherwise plays at random: the kernel is checked on the
-    varied positions of random games (tactic cards, Scout draws and returns, manual claims)."""
+    """Asks the built-in kernel params[0] (KERNEL_CODES, with parameters params[1:]) for its
+    choice, returns an illegal index if it is illegal, and otherwise plays at random: the kernel
+    is checked on the varied positions of random games (tactic cards, Scout draws and returns,
+    manual claims)."""
     n = obs[O.N_LEGAL]
-    i = K.decide_native(int(params[0]), obs, params[1:], rng)
+    i = _built_in(int(params[0]), obs, params[1:], rng)
     if i < 0 or i >= n:
         return n
     return uniform_below(rng, n)
@@ -60,7 +75,7 @@ def test_strategies_return_only_legal_indices(preset, spec):
     games = 12 if b.strategy.name == "greedy" else 2
     for overrides in ({}, {"auto_claim": False}):
         r = rules(preset, **overrides)
-        prm = np.concatenate([[float(b.strategy.native)], b.params_array(r, 2)])
+        prm = np.concatenate([[float(KERNEL_CODES[b.strategy.name])], b.params_array(r, 2)])
         # checked at random positions, and in its own games against the greedy (fast engine:
         # an illegal index raises StrategyError)
         fast.play_batch(r, 2, 11, 0, games, [probe] * 2, [prm, prm])

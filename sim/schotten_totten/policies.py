@@ -7,21 +7,17 @@ built-ins and plugins share one API. A plugin runs through the engine by functio
 (`NATIVE_NONE`).
 
 Kernels:
-  RANDOM_POLICY  `random_policy`: uniform over the legal actions.
+  RANDOM_POLICY  `random_policy`: uniform over the legal actions (the core's `random`).
   GREEDY         `greedy_policy`: one-move heuristic (below).
-  FLAT_MC        `search.flat_mc_policy`: flat Monte-Carlo over determinizations.
-  ISMCTS         `search.ismcts_policy`: single-observer information-set MCTS.
 The greedy kernel is also the search kernels' optional rollout policy; the fast engine's turn
-machine (`fast.run`) calls it natively, and the search kernels play through that turn machine.
+machine (`fast.run`) calls it natively. The search kernels (`search.py`: flat-mc, ismcts) are
+called like any strategy, through the address of their compiled body, from inside the turn
+machine, which they also use as their forward model.
 
-Module layering (numba resolves the names when it compiles): `fast` holds the rules and the
-formation code, `policies` the leaf kernels (random, greedy) and the dispatch `decide_native`
-(`fast` and `policies` import each other). `search` (the game's side of `sim.core.search`)
-imports `fast`, `policies` and the core search; only this module's dispatch (the import at its
-end) and the strategies registry import it. The search kernels compile lazily (they call back
-into `fast.run`, which calls the greedy kernel). The compiled engine inlines code from all of
-these files; numba's cache is keyed by every source (sim/core/cache.py), so an edit in any of
-them is compiled afresh.
+Module layering, one way: `formations` (the formation code and the claim proof) <- `policies`
+(random, greedy) <- `fast` (the turn machine and the batch of games) <- `search` (its side of
+`sim.core.search`) <- the strategies registry. numba's cache is keyed by every source
+(sim/core/cache.py), so an edit in any of them is compiled afresh.
 
 Greedy heuristic
 ----------------
@@ -61,15 +57,13 @@ from numba import njit
 
 from ..core.kernels import random_choice
 from ..core.strategy_api import DECIDE_SIG
-from . import fast as F
+from . import formations as F
 from . import observation as O
 
 NATIVE_NONE = -1
 RANDOM_POLICY = 0     # reads nothing but N_LEGAL: the fast engine does not fill its vector
 GREEDY = 1
-FLAT_MC = 2
-ISMCTS = 3
-N_NATIVE = 4
+N_NATIVE = 2
 
 # greedy parameters, in declaration order (strategies/schotten_totten.py)
 G_PEN, G_TEMP, G_LAM, G_CRIT, G_TACTIC_COST, G_SCOUT, G_TACTIC_HAND, G_N = range(8)
@@ -387,21 +381,3 @@ def greedy_policy(obs, params, rng):
         if scores[i] > scores[best]:
             best = i
     return best
-
-
-
-@njit(cache=True)
-def decide_native(code, obs, params, rng):
-    """Run the built-in kernel `code`."""
-    if code == RANDOM_POLICY:
-        return random_policy(obs, params, rng)
-    if code == GREEDY:
-        return greedy_policy(obs, params, rng)
-    if code == FLAT_MC:
-        return S.flat_mc_policy(obs, params, rng)
-    if code == ISMCTS:
-        return S.ismcts_policy(obs, params, rng)
-    return 0
-
-
-from . import search as S  # noqa: E402  (the dispatch of the search kernels, which import this module)
