@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -43,9 +45,6 @@ play({game!r}, resolve_rules({game!r}), {strategies!r}, games=1, seed=0, progres
 def plugin_rates(game: str, setup: PluginBench, games: int, repeat: int) -> tuple[float, float]:
     """(built-in, plugin file) games/s on one thread in whole runs, interleaved, best of
     `repeat`: the plugin as a user writes it, loaded from a file like `--plugin FILE`."""
-    import tempfile
-    from pathlib import Path
-
     rules = resolve_rules(game)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench_plugin.py"

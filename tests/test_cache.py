@@ -8,7 +8,6 @@ anything deleted by hand, while numba's plain cache (the control) keeps the old 
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 from sim.core import cache

@@ -4,7 +4,7 @@ inline instead of through a function pointer.
 Each kernel has the public strategy signature `decide(obs, params, rng) -> 0 | 1` and is also
 what the registry hands to the reference engine, so built-ins and plugins share one API.
 `strategies/diamant.py` registers them with names, parameters and documentation; a plugin runs
-through the same engine by function pointer instead (`NATIVE_NONE`).
+through the same engine by function pointer instead (`sim.core.engine.NATIVE_NONE`).
 
 The threshold strategies (leave once one observed number reaches params[0]) share one rule,
 `leave_at_threshold`; the fast engine runs them as data, a field and an integer threshold per
@@ -17,7 +17,6 @@ from ..core.rng import uniform_float
 from ..core.strategy_api import DECIDE_SIG
 from . import observation as O
 
-NATIVE_NONE = -1
 ALWAYS_CONTINUE, LEAVE_AFTER_HAZARDS, LEAVE_AT_GEMS, LEAVE_AFTER_CARDS, RANDOM_LEAVE, \
     EXPECTED_VALUE = range(6)
 

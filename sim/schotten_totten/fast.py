@@ -42,9 +42,8 @@ from ..core.nbutil import address_of, borrowed, call_decide, jit_address, view_a
 from ..core.rng import PLAYER_STREAM_BASE, draw_at, split_below, stream_key
 from . import observation as O
 from . import policies as K
-from .formations import (CHIEF_1, CHIEF_2, CLAN_ALL, COLUMN, DESERTER, FOG, MUD,  # noqa: F401
-                         N_CLAN, REDEPLOY, SCOUT, SHIELD, TRAITOR, TROOP, beats, best_key,
-                         lowest_bit, popcount, tally)
+from .cards import CHIEF_2, DESERTER, FOG, MUD, N_CLAN, REDEPLOY, SCOUT, SHIELD
+from .formations import CLAN_ALL, beats, best_key, lowest_bit, popcount, tally
 from .reference import CLAN_STREAM, EXTRAS, FIRST_PLAYER_STREAM, TACTIC_STREAM
 from .rules import MAX_STONES, SchottenTottenRules
 

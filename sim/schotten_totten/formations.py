@@ -11,9 +11,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-# card ids (cards.py)
-N_CLAN = 54
-CHIEF_1, CHIEF_2, TROOP, SHIELD, FOG, MUD, SCOUT, REDEPLOY, DESERTER, TRAITOR = range(54, 64)
+from .cards import N_CLAN, SHIELD, TROOP
+
 COLUMN = sum(1 << (9 * c) for c in range(6))     # bit v - 1 of every colour: cards of value v
 CLAN_ALL = (1 << N_CLAN) - 1
 

@@ -4,7 +4,7 @@
 Each kernel has the public strategy signature `decide(obs, params, rng) -> index of a legal
 action` (observation.py) and is also what the registry hands to the reference engine, so
 built-ins and plugins share one API. A plugin runs through the engine by function pointer
-(`NATIVE_NONE`).
+(`sim.core.engine.NATIVE_NONE`).
 
 Kernels:
   RANDOM_POLICY  `random_policy`: uniform over the legal actions (the core's `random`).
@@ -58,9 +58,9 @@ from numba import njit
 from ..core.kernels import random_choice
 from ..core.strategy_api import DECIDE_SIG
 from . import formations as F
+from .cards import CHIEF_2, FOG, MUD, N_CLAN, SHIELD
 from . import observation as O
 
-NATIVE_NONE = -1
 RANDOM_POLICY = 0     # reads nothing but N_LEGAL: the fast engine does not fill its vector
 GREEDY = 1
 N_NATIVE = 2
@@ -68,9 +68,6 @@ N_NATIVE = 2
 # greedy parameters, in declaration order (strategies/schotten_totten.py)
 G_PEN, G_TEMP, G_LAM, G_CRIT, G_TACTIC_COST, G_SCOUT, G_TACTIC_HAND, G_N = range(8)
 GREEDY_DEFAULTS = (100.0, 400.0, 0.5, 1.0, 0.1, 0.0, 1.0)
-
-N_CLAN = 54
-CHIEF_1, CHIEF_2, TROOP, SHIELD, FOG, MUD, SCOUT, REDEPLOY, DESERTER, TRAITOR = range(54, 64)
 
 
 # the core's `random` (sim/core/kernels.py); the engine runs it natively as RANDOM_POLICY

@@ -72,7 +72,7 @@ MC_SIMS, MC_PRUNE, MC_ROLLOUT, MC_Z, MC_INFER, MC_MARGIN = range(6)
 TS_ITERS, TS_C, TS_ROLLOUT, TS_PRUNE, TS_INFER, TS_INNER, TS_REPLIES = range(7)
 ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1
 
-N_CLAN = 54
+N_CLAN = F.N_CLAN
 ROLLOUT_SALT = np.uint64(0x5DEECE66D2545F49)
 GP_COLUMN = 64           # the rollout greedy's parameters: float64 in row W_STATE from this column
 
