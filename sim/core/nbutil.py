@@ -1,4 +1,5 @@
 """Small numba helpers shared by the fast engines."""
+from llvmlite import ir
 from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -144,3 +145,27 @@ def call_decide(typingctx, address, obs, params, rng):
         return res
     return sig, codegen
 
+
+# ---------------------------------------------------------------- bit tricks
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of an int64."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return sig, codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):
+    """Index of the lowest set bit of a non-zero int64."""
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return sig, codegen

@@ -69,6 +69,8 @@ Layout (offsets are the constants below; card numbers are positions in the deck 
   CARD_LOC   [card]  where each card is, as far as this seat knows (LOC_* below)
   LEGAL      the N_LEGAL legal actions (LEGAL_AT = LEGAL); entries past them are undefined
 """
+from numba.extending import register_jitable
+
 from ..core.observation import DECISION, LEGAL_AT, N_LEGAL, SEAT  # noqa: F401  (the common header)
 from .deck import MAX_CARDS, NO_GLYPH
 from .rules import MAX_PLAYERS
@@ -146,19 +148,24 @@ TOMB_TIE_CODES = {"all": 0, "none": 1, "split": 2}
 
 # ---------------------------------------------------------------- action encoding
 # One int64: bits 0-3 kind | bits 4-11 card + 1 | bits 12-17 arg + 1 (tile number, pair index or
-# spot); a field holding 0 means "none" and decodes to -1. Plain arithmetic, so numba compiles it.
+# spot); a field holding 0 means "none" and decodes to -1. Plain Python for the reference engine,
+# compiled where compiled code calls them (register_jitable).
+@register_jitable
 def encode(kind, card=-1, arg=-1):
     return kind | ((card + 1) << 4) | ((arg + 1) << 12)
 
 
+@register_jitable
 def action_kind(action):
     return action & 15
 
 
+@register_jitable
 def action_card(action):
     return ((action >> 4) & 255) - 1
 
 
+@register_jitable
 def action_arg(action):
     return ((action >> 12) & 63) - 1
 

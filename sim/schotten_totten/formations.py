@@ -7,39 +7,13 @@ The hidden clan cards (piles and both hands) are one 54-bit mask (colour c, valu
 claimer's formation, so `beats` stops at the first one that does (categories strongest first).
 Used by the turn machine (`fast`) and the greedy (`policies`); imports nothing of either.
 """
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
+from ..core.nbutil import lowest_bit, popcount  # noqa: F401  (fast imports them from here)
 from .cards import N_CLAN, SHIELD, TROOP
 
 COLUMN = sum(1 << (9 * c) for c in range(6))     # bit v - 1 of every colour: cards of value v
 CLAN_ALL = (1 << N_CLAN) - 1
-
-
-# ---------------------------------------------------------------- bit tricks
-@intrinsic
-def popcount(typingctx, x):
-    """Number of set bits of an int64."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return sig, codegen
-
-
-@intrinsic
-def lowest_bit(typingctx, x):
-    """Index of the lowest set bit of a non-zero int64."""
-    if not isinstance(x, types.Integer):
-        return None
-    sig = types.int64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
-    return sig, codegen
 
 
 # ---------------------------------------------------------------- formations and the proof
