@@ -1,5 +1,5 @@
-"""The Schotten Totten ladder's rating fit, checked against values computed independently:
-closed forms (two strategies; a chain of pairings, where the likelihood splits pair by pair),
+"""The ladders' rating fit (analyses/bradley_terry.py, through the Schotten Totten ladder),
+checked against values computed independently: closed forms (two strategies; a chain of pairings, where the likelihood splits pair by pair),
 symmetries, an independent Newton fit with the Fisher information built pair by pair, and the
 ladder's tables computed from scripted game results (no games are played here)."""
 from types import SimpleNamespace
@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from analyses import bradley_terry as round_robin_module
 from analyses import schotten_totten_ladder as ladder
 from analyses.schotten_totten_ladder import bradley_terry
 
@@ -258,9 +259,9 @@ def ladder_tables(tmp_path, monkeypatch):
         return SimpleNamespace(table=lambda: pd.DataFrame({"win_share": [share, 1 - share]}))
 
     monkeypatch.setattr(ladder, "available", lambda specs: list(FAKE_LADDER))
-    monkeypatch.setattr(ladder, "play", fake_play)
+    monkeypatch.setattr(round_robin_module, "play", fake_play)
     monkeypatch.setattr(ladder, "resolve_rules", lambda *a, **k: None)
-    monkeypatch.setattr(ladder, "_plot", lambda *a, **k: None)
+    monkeypatch.setattr(ladder, "plot_ladder", lambda *a, **k: None)
     ladder.run(tmp_path, quick=False, seed=1)
     matrix = pd.read_csv(tmp_path / f"{ladder.NAME}.csv")
     ratings = pd.read_csv(tmp_path / f"{ladder.NAME}-ratings.csv")

@@ -15,10 +15,11 @@ GAME = Game(
     check_invariants=invariants.check_invariants,
     extras=reference.EXTRAS,
     min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, default_players=4,
-    strategy_modules=("strategies.pyramids",),
+    strategy_modules=("strategies.pyramids", "strategies.pyramids_search"),
     bench=(BenchSetup(None, ("random",) * 4, 200_000, 100),
            BenchSetup(None, ("random",) * 2, 400_000, 200),
            BenchSetup(None, ("random",) * 5, 200_000, 100)),
     playthrough_lineups={"*": ("random", "random", "random", "random")},
     random_native=fast.RANDOM_POLICY,
+    conformance_specs={"flat-mc": "flat-mc:sims=2", "ismcts": "ismcts:iters=30"},
 )

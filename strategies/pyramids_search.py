@@ -1,0 +1,64 @@
+"""Pyramids' search strategies: `sim.core.search` (flat Monte-Carlo, ISMCTS) over the fast
+engine's machine, on determinizations of what the seat has seen (sim/pyramids/search.py).
+
+The searches take the rules with their parameters: `prepare` appends the packed rule vector,
+since the observation does not show every rule.
+"""
+import numpy as np
+
+from sim.core.strategy_api import DECIDE_SIG
+from sim.pyramids import fast as F
+from sim.pyramids import search as S
+
+from .registry import Param, register
+
+GAME = "pyramids"
+
+
+def _compiled(kernel):
+    kernel.compile(DECIDE_SIG)
+    return kernel
+
+
+def _with_rules(*names):
+    """A `prepare`: the parameters `names` in order, then the packed rule vector."""
+    def prepare(values, rules, players):
+        own = np.array([float(values[k]) for k in names], np.float64)
+        return np.concatenate([own, F.pack_rules(rules).astype(np.float64)])
+    return prepare
+
+
+_ROLLOUT = Param("rollout", 0, "rollout policy of every seat: 0 random", 0, 0)
+_MARGIN = Param("margin", 0.25, "playout result = (1 - margin) x win share + margin x the score "
+                "margin over the best other seat, squashed into [0, 1]", 0.0, 1.0)
+_DETERMINIZED = ("Each playout deals what the seat cannot see (the deck order, the other seats' "
+                 "hands and tombs, from the cards it has not seen and those it saw them take) "
+                 "consistently with the hand, tomb and deck sizes (sim/pyramids/search.py).")
+
+register(GAME, "flat-mc", _compiled(S.flat_mc_policy), stochastic=True,
+         prepare=_with_rules("sims", "prune", "z", "rollout", "margin"),
+         doc="Flat Monte-Carlo: each legal action is played out sims times to the end of the game "
+             "with the rollout policy for every seat, on the fast engine's rules; the best mean "
+             "result wins. Playout i of every action uses the same determinization (common "
+             "random numbers). " + _DETERMINIZED,
+         params=[Param("sims", 100, "playouts per legal action", 1, 1_000_000),
+                 Param("prune", 0, "reserved: 0 searches every legal action", 0, 0),
+                 Param("z", 0.0, "play another action than the first only if it beats it by "
+                       "more than z standard errors of the paired difference (0: best mean)",
+                       0.0, 10.0),
+                 _ROLLOUT, _MARGIN],
+         observes="the observation vector (own hand and tomb, every pyramid and obelisk, the "
+                  "quarry, tiles, hand and tomb sizes, cards seen taken)",
+         source="flat Monte-Carlo with determinization (perfect-information Monte-Carlo)")
+
+register(GAME, "ismcts", _compiled(S.ismcts_policy), stochastic=True,
+         prepare=_with_rules("iters", "c", "rollout", "margin"),
+         doc="Single-observer information-set MCTS (Cowling, Powley, Whitehouse 2012) through "
+             "sim/core/search.py: UCB1 over (seat, action) nodes with availability counts, one "
+             "playout per iteration with the rollout policy. " + _DETERMINIZED,
+         params=[Param("iters", 2000, "iterations (determinizations, one playout each)", 1,
+                       10_000_000),
+                 Param("c", 0.7, "UCB1 exploration constant (results are in [0, 1])", 0.0, 100.0),
+                 _ROLLOUT, _MARGIN],
+         observes="the observation vector (as flat-mc)",
+         source="SO-ISMCTS (Cowling, Powley and Whitehouse, 2012)")
