@@ -37,7 +37,6 @@ def test_random_play_keeps_the_invariants_and_both_engines_agree(rules, players,
     kernel = observation_hash if probe else random_choice
     kernels, params = [kernel] * players, [np.array([float(seed % 97)])] * players
     assert check_invariants(rules, players, seed, game, 1, kernels, params) > 0
-
     a = reference.play_batch(rules, players, seed, game, 1, kernels, params)
     b = fast.play_batch(rules, players, seed, game, 1, kernels, params)
     np.testing.assert_array_equal(a.scores, b.scores)
