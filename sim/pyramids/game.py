@@ -21,4 +21,5 @@ GAME = Game(
            BenchSetup(None, ("random",) * 5, 200_000, 100)),
     playthrough_lineups={"*": ("random", "random", "random", "random")},
     random_native=fast.RANDOM_POLICY,
+    position="strategies.pyramids_position:show",
 )
