@@ -216,6 +216,16 @@ def _show_value(v) -> str:
     return (",".join(str(x) for x in v) or "[]") if isinstance(v, list) else str(v)
 
 
+def _data_files(rules_set) -> dict:
+    """The data files the rules read, for the sidecar: a `deck` rule (Pyramids) names a deck
+    file, empty for the shipped one; recorded with the file's SHA-256."""
+    if "deck" not in rules_set.to_dict():
+        return {}
+    from sim.pyramids import deck       # the one game whose rules read a file
+    path = Path(rules_set.deck or deck.shipped_deck_path()).resolve()
+    return {"deck": {"path": str(path), "shipped": not rules_set.deck, "sha256": deck.deck_digest(path)}}
+
+
 def _headline(game, rules_set, preset, players, games_played, engine, info) -> str:
     rate = games_played / info.elapsed if info.elapsed > 0 else float("inf")
     return (f"{game}: {players} players, {games_played:,} games, seed {{seed}}, rules "
@@ -317,6 +327,7 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, progre
         out.write_csv(table, output_path)
         out.write_json(out.sidecar_path(output_path), out.provenance(
             game=game, preset=preset or rules_set.DEFAULT_PRESET, rules=rules_set.to_dict(),
+            **_data_files(rules_set),
             players=players, strategies=[{"seat": i, "label": b.label, **b.describe()}
                                          for i, b in enumerate(bound)],
             seed=seed, games=info.games, games_requested=info.requested, threads=info.threads,
@@ -380,6 +391,7 @@ def tournament(game, players, strategies, games, seed, threads, plugins, engine,
         out.write_csv(h2h, h2h_path)
         out.write_json(out.sidecar_path(output_path), out.provenance(
             game=game, preset=preset or rules_set.DEFAULT_PRESET, rules=rules_set.to_dict(),
+            **_data_files(rules_set),
             players=players, strategies=[{"label": b.label, **b.describe()} for b in bound],
             seed=seed, deals=games, games=played, rotations=len(bound),
             threads=res.infos[0].threads if res.infos else None,
@@ -465,51 +477,62 @@ def _checked_dir(path) -> Path:
 @click.option("-s", "--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
               help="Also show what this strategy plays for the seat to move (repeatable).")
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
-              help="Seed of the strategies' draws (and of an unknown opponent hand).")
+              help="Seed of the strategies' draws (and of the cards a position leaves unknown).")
 @click.option("--plugin", "plugins", multiple=True, type=click.Path(dir_okay=False),
               metavar="FILE.py", help="Load strategies from a Python file (repeatable).")
 @rules_options
 @friendly
 def position(game, position_file, strategies, seed, plugins, preset, rules_file, assignments):
-    """Who can claim each stone of a position, and what strategies play there.
+    """Read a position of GAME written in its text notation ('-': standard input) and show it;
+    with -s, what each strategy plays there.
 
-    FILE holds a Schotten Totten position in the text notation ('-': standard input), one line
-    per stone such as `3: R9 R8 R7 / G1 G2 | fog` (seat 0's side / seat 1's side, then tags),
-    plus optional lines `turn 0`, `hand0 R1 Y9 Chief1`, `hand1 ?`, `discard ...`. The full
-    notation is in sim/schotten_totten/notation.py. A stone "can claim" when the claim proof
-    holds now: no clan card still hidden (hands included) could complete a formation beating
-    the claimer's. With -s, the seat to move (`turn`) must have a known hand. Without --preset,
-    a position showing tactic cards uses the `tactics` rules.
+    Schotten Totten (sim/schotten_totten/notation.py): one line per stone such as
+    `3: R9 R8 R7 / G1 G2 | fog` (seat 0's side / seat 1's side, then tags), plus optional lines
+    `turn 0`, `hand0 R1 Y9 Chief1`, `hand1 ?`, `discard ...`. Prints who can claim each stone: a
+    stone "can claim" when the claim proof holds now (no clan card still hidden, hands included,
+    could complete a formation beating the claimer's). With -s, the seat to move (`turn`) must
+    have a known hand. Without --preset, a position showing tactic cards uses the `tactics` rules.
+
+    Pyramids (sim/pyramids/notation.py): one line per seat such as
+    `0: pyramid 29 32 19 / 41 .; obelisk 64; tomb 16 ?; hand 35` (cards by deck id, the pyramid
+    level by level from the base, '.' an empty position, '?' a card not known), and optionally a
+    round state: `round 3; first 2; quarry - | 12 40 | - | -`, `tiles Horus:2 Anubis:0 ...`,
+    `to-move 1 pyramid; turn pair 0`. Prints the score by edifice (pyramid groups, bonus,
+    obelisk, tomb majorities, glyphs), each colour's group, obelisk stages and tomb stones, the
+    glyphs; with a round state the legal actions of the seat to move, and with -s what each
+    strategy chooses. The card ids are those of the rules' deck (--set deck=FILE).
+    `meeplelab playthrough pyramids` prints positions in this notation.
 
     \b
     Examples:
       meeplelab position schotten-totten position.txt
       meeplelab position schotten-totten position.txt -s greedy -s flat-mc:sims=100
       printf '0: R9 R8 R7 / G1 G2\\n' | meeplelab position schotten-totten -
+      meeplelab position pyramids necropolis.txt
+      meeplelab position pyramids round.txt -s random --seed 3
+      printf '0: pyramid 1 2 3 / 4 5\\n1: pyramid 6 7\\n' | meeplelab position pyramids -
     """
-    from sim.schotten_totten import notation
-    from strategies import schotten_totten_position as positions
+    import importlib
     from strategies.play import resolve_rules
-    if game != positions.GAME:
-        game_registry.get(game)       # an unknown game: named with the known ones
-        raise UsageError(f"{game}: no position notation (positions: {positions.GAME})")
+    g = game_registry.get(game)          # an unknown game: named with the known ones
+    if g.position is None:
+        have = [x.name for x in game_registry.all_games() if x.position]
+        raise UsageError(f"{game}: no position notation (positions: {', '.join(have)})")
     try:
         with click.open_file(position_file) as fh:
             text = fh.read()
     except OSError as e:
         raise UsageError(f"{position_file}: cannot read ({e.strerror})") from None
-    p = notation.parse_position(text)
-    if preset is None and rules_file is None and positions.shows_tactic_cards(p):
-        preset = "tactics"
-    rules = resolve_rules(game, preset, rules_file, assignments)
-    table = positions.stone_table(p)
     _load_plugins(plugins)
-    picks = positions.choices(p, list(strategies), rules, seed) if strategies else None
-    click.echo(f"{game} position, rules {_rules_label(rules, preset)}; seat {p.turn} to move")
-    click.echo(table.to_string(index=False))
-    if picks is not None:
-        click.echo("")
-        click.echo(picks.to_string(index=False))
+
+    def rules_for(default_preset=None):
+        chosen = preset if preset is not None or rules_file is not None else default_preset
+        rules = resolve_rules(game, chosen, rules_file, assignments)
+        return rules, _rules_label(rules, chosen)
+
+    module, _, function = g.position.partition(":")
+    show = getattr(importlib.import_module(module), function)
+    click.echo(show(text, rules_for, list(strategies), seed), nl=False)
 
 
 @main.command(context_settings=CONTEXT)
@@ -538,13 +561,17 @@ def playthrough(game, strategies, players, seed, game_index, plugins, output_fil
     here, since the earlier games are not played). Diamant: one line per decision (the path so
     far, the gems carried, the choice), the chests after each round. Schotten Totten: each
     decision (with how many actions were legal) and the whole position after each turn, hands
-    and piles included, in the notation `meeplelab position` reads.
+    and piles included, in the notation `meeplelab position` reads. Pyramids: each decision in
+    words, each seat's cards before each round and at the end, and each round's state at its
+    first decision, in the notation `meeplelab position pyramids` reads (the seat lines and the
+    `round ...` line after them are a position).
 
     \b
     Examples:
       meeplelab playthrough schotten-totten -s greedy -s flat-mc --seed 1 --game 17
       meeplelab playthrough diamant --players 4 -s leave-after-hazards:k=2 --game 3
       meeplelab playthrough schotten-totten --preset tactics -s random -o game.txt
+      meeplelab playthrough pyramids --players 4 -s random --game 2
     """
     from strategies.play import StrategyFailure, playthrough as record, resolve_rules
     from strategies.registry import lineup as make_lineup
@@ -570,6 +597,91 @@ def playthrough(game, strategies, players, seed, game_index, plugins, output_fil
         emit(e.record + f"# stopped: {e}\n")
         raise
     emit(text)
+
+
+# ------------------------------------------------------------------ Pyramids' deck
+class Share(click.ParamType):
+    """A share of the cards: a number from 0 to 1."""
+    name = "X"
+
+    def convert(self, value, param, ctx):
+        try:
+            x = float(value)
+        except (TypeError, ValueError):
+            x = None
+        if x is None or not 0.0 <= x <= 1.0:
+            self.fail(f"{value!r}: allowed a number from 0 to 1 (a share of the cards)", param, ctx)
+        return x
+
+
+class ColourWeights(click.ParamType):
+    """Five non-negative numbers, not all 0, comma-separated."""
+    name = "W,W,W,W,W"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        try:
+            weights = tuple(float(x) for x in str(value).split(","))
+        except ValueError:
+            weights = ()
+        if len(weights) != 5 or min(weights) < 0 or sum(weights) <= 0:
+            self.fail(f"{value!r}: allowed 5 comma-separated non-negative numbers, not all 0 (the "
+                      f"weights of blue, white, red, green, yellow), e.g. 1,1,1,1,1", param, ctx)
+        return tuple(int(w) if w.is_integer() else w for w in weights)   # as the deck's comment shows them
+
+
+# the generator's defaults (sim/pyramids/deck.py GENERATOR_DEFAULTS; a test keeps them equal),
+# written here so that --help does not load the engine
+DECK_DEFAULTS = dict(seed=2017, n_cards=105, two_stone_share=0.2, glyph_share=0.3, same_colour_share=0.1,
+                     large_left_share=0.5, colour_weights=(1, 1, 1, 1, 1))
+
+
+@main.command("pyramids-deck", context_settings=CONTEXT)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=DECK_DEFAULTS["seed"], show_default=True,
+              help="Seed of the generator: the same parameters and seed make the same deck.")
+@click.option("--cards", "n_cards", type=click.IntRange(42, 128), default=DECK_DEFAULTS["n_cards"],
+              show_default=True, help="Cards in the deck (21 per player: 42 for 2 players, 105 for 5).")
+@click.option("--two-stone-share", type=Share(), default=DECK_DEFAULTS["two_stone_share"], show_default=True,
+              help="Share of 2-stone cards (two large stones, one per column); the rest have 3.")
+@click.option("--glyph-share", type=Share(), default=DECK_DEFAULTS["glyph_share"], show_default=True,
+              help="Share of cards with a glyph, as many pyramid, obelisk and tomb glyphs.")
+@click.option("--same-colour-share", type=Share(), default=DECK_DEFAULTS["same_colour_share"],
+              show_default=True, help="Chance that a card keeps a repeated colour among its stones.")
+@click.option("--large-left-share", type=Share(), default=DECK_DEFAULTS["large_left_share"],
+              show_default=True, help="Share of 3-stone cards whose large stone is the left column.")
+@click.option("--colour-weights", type=ColourWeights(), default="1,1,1,1,1", show_default=True,
+              help="Relative stone counts of blue, white, red, green, yellow.")
+@click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), metavar="FILE.csv",
+              help="Write the deck here (atomically; default: standard output).")
+@friendly
+def pyramids_deck(seed, n_cards, two_stone_share, glyph_share, same_colour_share, large_left_share,
+                  colour_weights, output_file):
+    """Generate a Pyramids deck (CSV, one row per card) with the reconstruction's generator.
+
+    The real list of the 105 cards is not public: the shipped deck is this generator's output
+    with its defaults, a RECONSTRUCTION. Other parameters give other plausible decks (to see
+    which conclusions survive them); play one with `--set deck=FILE.csv`. The file names its
+    parameters in its comments; the format is in README.md and sim/pyramids/deck.py. A user who
+    owns the game can instead transcribe the real deck in the same format.
+
+    \b
+    Examples:
+      meeplelab pyramids-deck --seed 5 --two-stone-share 0.3 --glyph-share 0.2 -o deck.csv
+      meeplelab run pyramids -s random --set deck=deck.csv -n 1000
+    """
+    from sim.pyramids import deck
+    kw = dict(seed=seed, n_cards=n_cards, two_stone_share=two_stone_share, glyph_share=glyph_share,
+              same_colour_share=same_colour_share, large_left_share=large_left_share,
+              colour_weights=colour_weights)
+    if output_file:
+        out.check_writable(output_file)
+    text = deck.format_deck(deck.generate(**kw), deck.generator_comments(kw))
+    if not output_file:
+        click.echo(text, nl=False)
+        return
+    out.write_text(output_file, text)
+    click.echo(f"wrote {output_file}: {n_cards} cards (a generated deck, not the real one)", err=True)
 
 
 # ------------------------------------------------------------------ benchmark

@@ -105,3 +105,16 @@ def choices(position, specs, rules, seed: int = 0) -> pd.DataFrame:
         rows.append({"strategy": spec.strip(), "seat": seat, "action": str(action),
                      "legal_actions": len(legal)})
     return pd.DataFrame(rows)
+
+
+def show(text: str, rules_for, specs, seed: int) -> str:
+    """`meeplelab position schotten-totten` (the game's position hook, sim/core/game.py): the
+    stone table, and with strategies what each plays. Without --preset or --rules, a position
+    showing tactic cards uses the `tactics` rules."""
+    p = notation.parse_position(text)
+    rules, label = rules_for("tactics" if shows_tactic_cards(p) else None)
+    table = stone_table(p)
+    out = [f"{GAME} position, rules {label}; seat {p.turn} to move", table.to_string(index=False)]
+    if specs:
+        out += ["", choices(p, list(specs), rules, seed).to_string(index=False)]
+    return "\n".join(out) + "\n"

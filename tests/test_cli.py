@@ -525,3 +525,102 @@ def test_search_decision_times_are_one_per_call_of_the_searchers_kernel():
 
 def test_bench_of_an_unknown_game_is_a_usage_error(cli):
     assert_usage_error(cli("bench", "chess"), "chess")
+
+
+# ------------------------------------------------------------------ Pyramids: its deck
+def test_pyramids_deck_defaults_make_the_shipped_deck(cli, tmp_path):
+    from meeplelab.cli import DECK_DEFAULTS
+    from sim.pyramids import deck as D
+    assert DECK_DEFAULTS == D.GENERATOR_DEFAULTS              # --help shows the generator's defaults
+    result = cli("pyramids-deck", "-o", "d.csv")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "d.csv").read_bytes() == Path(D.shipped_deck_path()).read_bytes()
+    assert "wrote d.csv: 105 cards" in result.stderr and files_in(tmp_path) == ["d.csv"]
+    assert cli("pyramids-deck").stdout == (tmp_path / "d.csv").read_text()     # no -o: stdout
+
+
+def test_pyramids_deck_writes_a_valid_deck_of_its_parameters(cli, tmp_path):
+    from sim.pyramids import deck as D
+    from sim.pyramids.rules import PyramidsRules
+    result = cli("pyramids-deck", "--seed", 5, "--cards", 42, "--two-stone-share", 0.5, "--glyph-share", 0,
+                 "--same-colour-share", 0, "--large-left-share", 1, "--colour-weights", "2,1,1,1,0",
+                 "-o", "d.csv")
+    assert result.exit_code == 0, result.output
+    cards = D.load_deck(str(tmp_path / "d.csv"))
+    assert cards == D.generate(seed=5, n_cards=42, two_stone_share=0.5, glyph_share=0.0, same_colour_share=0.0,
+                               large_left_share=1.0, colour_weights=(2, 1, 1, 1, 0))
+    assert sum(len(c.stones) == 2 for c in cards) == 21 and all(c.glyph == D.NO_GLYPH for c in cards)
+    assert "RECONSTRUCTION" in (tmp_path / "d.csv").read_text().splitlines()[0]
+    PyramidsRules.preset().replace(deck=str(tmp_path / "d.csv")).check_players(2)    # plays 2 players
+
+
+@pytest.mark.parametrize("args, fragments", [
+    (["--two-stone-share", 1.5], ["--two-stone-share", "'1.5': allowed a number from 0 to 1"]),
+    (["--glyph-share", "-0.1"], ["--glyph-share", "allowed a number from 0 to 1"]),
+    (["--same-colour-share", "lots"], ["--same-colour-share", "allowed a number from 0 to 1"]),
+    (["--large-left-share", 2], ["--large-left-share", "from 0 to 1"]),
+    (["--colour-weights", "1,2"], ["--colour-weights", "5 comma-separated non-negative numbers"]),
+    (["--colour-weights", "0,0,0,0,0"], ["not all 0"]),
+    (["--colour-weights", "1,1,-1,1,1"], ["non-negative"]),
+    (["--cards", 10], ["--cards", "42<=x<=128"]),
+    (["--cards", 200], ["--cards", "42<=x<=128"]),
+    (["--seed", -1], ["--seed"]),
+    (["-o", "missing/d.csv"], ["missing"]),
+    (["-o", "."], ["is a directory"]),
+])
+def test_pyramids_deck_bad_values_exit_2_naming_the_allowed_range(cli, tmp_path, args, fragments):
+    assert_usage_error(cli("pyramids-deck", *args, *([] if "-o" in args else ["-o", "d.csv"])), *fragments)
+    assert files_in(tmp_path) == []
+
+
+def test_python_m_sim_pyramids_deck_still_writes_one(tmp_path):
+    from sim.pyramids import deck as D
+    D.main(["--seed", "8", "-o", str(tmp_path / "d.csv")])
+    assert D.load_deck(str(tmp_path / "d.csv")) == D.generate(seed=8)
+
+
+def test_rules_pyramids_says_the_deck_is_a_reconstruction_and_shows_its_format(cli):
+    from sim.pyramids.rules import PyramidsRules
+    out = cli("rules", "pyramids").stdout
+    notes = out[out.index("# The shipped deck"):]
+    assert "RECONSTRUCTION" in notes and "--set deck=path/to/deck.csv" in notes
+    assert "id,stones,glyph" in notes and "0,red@bl+tl blue@br white@tr,pyramid" in notes
+    assert tomllib.loads(out) == PyramidsRules.preset().to_dict()            # still a rule file
+    assert "The shipped deck" not in PyramidsRules.preset().to_toml(comments=False)
+
+
+# ------------------------------------------------------------------ Pyramids: the deck in the sidecar
+FIRST_ACTION = '''
+from strategies.registry import strategy
+
+@strategy("pyramids", "first-action")
+def first_action(obs, params, rng):
+    """Always the first legal action."""
+    return 0
+'''
+
+
+@pytest.mark.parametrize("command", ["run", "tournament"])
+def test_the_sidecar_records_the_deck_file_and_its_hash(cli, tmp_path, command):
+    from sim.pyramids import deck as D
+    (tmp_path / "first.py").write_text(FIRST_ACTION)
+    strategies = ["-s", "random"] + (["--plugin", "first.py", "-s", "first-action"] if command == "tournament" else [])
+    result = cli(command, "pyramids", "--players", 2, *strategies, "-n", 20, "-o", "a.csv")
+    assert result.exit_code == 0, result.output
+    deck = read_json(tmp_path / "a.json")["deck"]
+    shipped = D.shipped_deck_path()
+    assert deck == {"path": str(Path(shipped).resolve()), "shipped": True, "sha256": D.deck_digest(shipped)}
+    assert cli("pyramids-deck", "--seed", 3, "-o", "mine.csv").exit_code == 0
+    result = cli(command, "pyramids", "--players", 2, *strategies, "-n", 20, "--set", "deck=mine.csv",
+                 "-o", "b.csv")
+    assert result.exit_code == 0, result.output
+    side = read_json(tmp_path / "b.json")
+    assert side["rules"]["deck"] == "mine.csv"
+    assert side["deck"] == {"path": str((tmp_path / "mine.csv").resolve()), "shipped": False,
+                            "sha256": D.deck_digest(str(tmp_path / "mine.csv"))}
+    assert side["deck"]["sha256"] != deck["sha256"]
+
+
+def test_a_game_without_a_deck_has_no_deck_in_its_sidecar(cli, tmp_path):
+    assert cli("run", "diamant", "-s", "expected-value", "-n", 100, "-o", "a.csv").exit_code == 0
+    assert "deck" not in read_json(tmp_path / "a.json")

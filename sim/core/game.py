@@ -67,6 +67,11 @@ class Game:
     check_invariants: Callable | None = None
     # strategy specs the conformance suite plays instead of the defaults (small search budgets)
     conformance_specs: dict = dataclasses.field(default_factory=dict)
+    # `meeplelab position GAME FILE`: "module:function" of show(text, rules, specs, seed) -> the
+    # text to print, where `rules(default_preset=None)` resolves the command's --preset/--rules/--set
+    # to (rule set, label) (default_preset applies when neither --preset nor --rules is given) and
+    # `specs` are the -s strategies; None: the game has no position notation
+    position: str | None = None
 
     def playthrough_lineup(self, preset: str) -> list[str]:
         return list(self.playthrough_lineups.get(preset, self.playthrough_lineups["*"]))

@@ -86,6 +86,7 @@ class RuleSet:
     DEFAULT_PRESET: ClassVar[str] = ""
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
     PRESET_DOCS: ClassVar[dict[str, str]] = {}
+    NOTES: ClassVar[str] = ""        # printed after the parameters by to_toml, as comments
 
     # -------------------------------------------------------------- declarations
     @classmethod
@@ -232,6 +233,8 @@ class RuleSet:
                 tag = " [ruling]" if p.ruling else ""
                 lines.append(f"# {p.doc}{tag} Allowed: {p.allowed()}. Default: {_show(p.default)}.")
             lines.append(f"{p.name} = {_show(getattr(self, p.name))}")
+        if comments and self.NOTES:
+            lines += [""] + [f"# {line}".rstrip() for line in self.NOTES.strip("\n").splitlines()]
         return "\n".join(lines) + "\n"
 
     def differences(self, other=None) -> dict[str, Any]:

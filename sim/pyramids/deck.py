@@ -45,7 +45,8 @@ colour_weights)` makes a plausible deck; defaults and why (the specification's Â
   * colour_weights = (1, 1, 1, 1, 1): the five colours are balanced, their stone counts as near
     equal as the total allows (294 stones: 59, 59, 59, 59, 58).
 Randomness: one KeyedRng stream (seed, 0, 0), so a deck is reproducible from its parameters.
-`python -m sim.pyramids.deck -o deck.csv [--seed S ...]` writes one.
+`meeplelab pyramids-deck -o deck.csv [--seed S --cards N ...]` writes one (`python -m sim.pyramids.deck
+-o deck.csv [--seed S --n-cards N ...]` too).
 """
 from __future__ import annotations
 

@@ -22,4 +22,5 @@ GAME = Game(
     playthrough_lineups={"*": ("random", "random", "random", "random")},
     random_native=fast.RANDOM_POLICY,
     conformance_specs={"flat-mc": "flat-mc:sims=2", "ismcts": "ismcts:iters=30"},
+    position="strategies.pyramids_position:show",
 )

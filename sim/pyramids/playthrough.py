@@ -1,15 +1,20 @@
 """Playthroughs: a readable record of one seeded game, round by round (reference engine).
 
-Every decision (forced ones too) in the words of the rules, and after each round every seat's necropolis, hand and points, so a change in what the rules do, in
-the deal or in the streams shows up in tests/playthroughs/ round by round.
+Every decision (forced ones too) in the words of the rules. Before each round and at the end,
+every seat's cards in the position notation (sim/pyramids/notation.py: `0: pyramid ...; obelisk
+...; tomb ...; hand ...; discard ...`), and at the start of each round its state at the first
+decision (`round R; first S; quarry ...; tiles -; to-move S tile`): the seat lines and the round
+line just after them are a position `meeplelab position pyramids` reads. So a change in what the
+rules do, in the deal or in the streams shows up in tests/playthroughs/ round by round.
 """
 from __future__ import annotations
 
 from ..core.batch import StrategyError
 from ..core.reference import Decider
+from . import notation
 from . import observation as O
 from .reference import play_game
-from .rules import TILE_NAMES, PyramidsRules
+from .rules import PyramidsRules
 
 
 def card_text(g, c: int) -> str:
@@ -18,32 +23,23 @@ def card_text(g, c: int) -> str:
     return f"#{card.id}[{card.text()}{glyph}]"
 
 
-def necropolis_text(g, s: int) -> list[str]:
-    nec = g.necropolis[s]
-    pyramid = " ".join(f"{sl}:{g.cards[c].id}" for sl, c in sorted(nec.pyramid.items()))
-    return [f"  seat {s}: pyramid {pyramid or '-'}",
-            f"          obelisk {' '.join(str(g.cards[c].id) for c in nec.obelisk) or '-'}; "
-            f"tomb {' '.join(str(g.cards[c].id) for c in nec.tomb) or '-'}; "
-            f"hand {' '.join(str(g.cards[c].id) for c in sorted(g.hands[s])) or '-'}; "
-            f"points so far {g.public_points(s)}"]
+def necropolis_lines(g) -> list[str]:
+    """Every seat's cards in the position notation, and the points of its open edifices."""
+    p = notation.from_game(g)
+    lines = [notation.seat_line(g.cards, s, seat) for s, seat in enumerate(p.seats)]
+    if any(n.pyramid for n in g.necropolis):
+        lines.append("# points so far (pyramid, obelisk): " +
+                     ", ".join(f"seat {s} {g.public_points(s)}" for s in range(g.players)))
+    return lines
+
+
+WORDS = {O.A_TILE: "takes {tile}", O.A_PAIR: "takes pair {arg}", O.A_PYRAMID: "builds {card} in the pyramid, {spot}",
+         O.A_TOMB: "puts {card} in the tomb", O.A_OBELISK: "puts {card} on the obelisk", O.A_KEEP: "keeps {card}",
+         O.A_SKIP: "no card", O.A_KEEP_NONE: "keeps nothing"}
 
 
 def action_words(g, action: int) -> str:
-    kind, card = O.action_kind(action), O.action_card(action)
-    if kind == O.A_TILE:
-        return f"takes {TILE_NAMES[O.action_arg(action)]}"
-    if kind == O.A_PAIR:
-        pair = O.action_arg(action)
-        return f"takes pair {pair}"
-    if kind == O.A_PYRAMID:
-        return f"builds {card_text(g, card)} in the pyramid, {O.spot_text(O.action_arg(action))}"
-    if kind == O.A_TOMB:
-        return f"puts {card_text(g, card)} in the tomb"
-    if kind == O.A_OBELISK:
-        return f"puts {card_text(g, card)} on the obelisk"
-    if kind == O.A_KEEP:
-        return f"keeps {card_text(g, card)}"
-    return "no card" if kind == O.A_SKIP else "keeps nothing"
+    return notation.action_words(g, action, WORDS, lambda c: card_text(g, c))
 
 
 def playthrough(rules: PyramidsRules, players: int, seed: int, game: int, kernels, params) -> str:
@@ -54,13 +50,13 @@ def playthrough(rules: PyramidsRules, players: int, seed: int, game: int, kernel
 
     def on_decision(g, seat, decision, action):
         if g.round != state["round"]:
-            if state["round"] >= 0:
-                for s in range(players):
-                    lines.extend(necropolis_text(g, s))
+            lines.extend(necropolis_lines(g))
             state["round"] = g.round
             quarry = "  ".join(f"{q}: {' '.join(card_text(g, c) for c in pair)}"
                                for q, pair in enumerate(g.quarry))
             lines.append(f"# round {g.round + 1}: first player seat {g.first}; quarry {quarry}")
+            at = notation.from_game(g, seat, decision).round
+            lines.append("; ".join(notation.round_lines(g.cards, at, players)))
         lines.append(f"seat {seat} ({O.DECISION_NAMES[decision]}): {action_words(g, action)}")
 
     try:
@@ -68,8 +64,7 @@ def playthrough(rules: PyramidsRules, players: int, seed: int, game: int, kernel
     except StrategyError as e:     # keep the record up to the failing decision
         e.record = "\n".join(lines) + "\n"
         raise
-    for s in range(players):
-        lines.extend(necropolis_text(g, s))
+    lines.extend(necropolis_lines(g))
     parts = g.score_parts()
     shares = g.win_shares()
     for s, total in enumerate(g.scores()):

@@ -124,3 +124,15 @@ PyramidsRules.PRESET_DOCS = {
               "nothing, the higher pyramid breaks a tie.",
     "hidden-tombs": "As published, but nobody sees how many cards another player's tomb holds.",
 }
+PyramidsRules.NOTES = """\
+The shipped deck (deck = "": sim/pyramids/data/deck-reconstructed.csv) is a RECONSTRUCTION, not
+the real card list, which is not public: the generator of `meeplelab pyramids-deck` made it with its
+defaults (their reasons: sim/pyramids/deck.py). To play your own deck, transcribe it and use
+--set deck=path/to/deck.csv. Format: CSV, `#` comment lines, the header id,stones,glyph, then one
+row per card: a unique id; its stones, each colour@cells (colour blue, white, red, green or
+yellow; cells bl, br, tl, tr of the card's 2x2 stone field, a large stone two adjacent cells
+joined by +), together covering the four cells once; its glyph: none, pyramid, obelisk or tomb.
+  id,stones,glyph
+  0,red@bl+tl blue@br white@tr,pyramid
+  1,green@bl+tl yellow@br+tr,none
+"""

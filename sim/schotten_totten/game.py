@@ -29,4 +29,5 @@ GAME = Game(
     playthrough_lineups={"*": ("random", "random")},
     random_native=K.RANDOM_POLICY,
     conformance_specs={"flat-mc": "flat-mc:sims=3", "ismcts": "ismcts:iters=40"},
+    position="strategies.schotten_totten_position:show",
 )
