@@ -173,13 +173,18 @@ def play(game: str, rules, lineup, *, games: int, seed: int = 0, first_game: int
 
 def per_game_frame(batch: Batch, game_extras, labels: dict | None = None) -> pd.DataFrame:
     """Tidy per-game rows: game, score_0..score_{n-1}, winner (-1: shared or none), extras
-    (coded extras such as Schotten Totten's `end` written as their labels)."""
+    (coded extras such as Schotten Totten's `end` written as their labels; per-seat extras
+    `name_s` only for the seats of the game)."""
     labels = labels or {}
+    players = batch.scores.shape[1]
     cols = {"game": np.arange(batch.first_game, batch.first_game + batch.games)}
     for seat in range(batch.scores.shape[1]):
         cols[f"score_{seat}"] = batch.scores[:, seat]
     cols["winner"] = batch.winners()
     for key in game_extras:
+        seat = key.rpartition("_")[2]
+        if seat.isdigit() and int(seat) >= players:
+            continue
         values = batch.extras[key]
         cols[key] = [labels[key][v] for v in values.tolist()] if key in labels else values
     return pd.DataFrame(cols)

@@ -146,6 +146,20 @@ def test_per_game_file(cli, tmp_path):
     assert read_json(tmp_path / "res.json")["per_game_file"] == "res-games.csv"
 
 
+def test_pyramids_per_game_rows_have_the_seats_of_the_game(cli, tmp_path):
+    result = cli("run", "pyramids", "--players", 3, "-s", "random", "-n", 50, "--seed", 2, "-o", "p.csv",
+                 "--per-game")
+    assert result.exit_code == 0, result.output
+    games = pd.read_csv(tmp_path / "p-games.csv")
+    seat_columns = [f"{k}_{s}" for k in ("pyramid", "bonus", "obelisk", "tomb", "glyph", "tiles")
+                    for s in range(3)]
+    assert list(games.columns) == (["game", "score_0", "score_1", "score_2", "winner"] + seat_columns
+                                   + ["first_player", "discards"])
+    parts = sum(games[f"{k}_0"] for k in ("pyramid", "bonus", "obelisk", "tomb", "glyph"))
+    assert (parts == games["score_0"]).all()
+    assert games["tiles_0"].astype(str).str.fullmatch("[1-4]{10}").all()   # 3 players: no Thoth
+
+
 def test_same_seed_same_numbers_other_seed_other_numbers(cli, tmp_path):
     for name, seed in [("a", 5), ("b", 5), ("c", 6)]:
         assert cli("run", "diamant", *FOUR, "-n", 2000, "--seed", seed, "-o", f"{name}.csv",
