@@ -1,6 +1,6 @@
 """The ladders' rating fit (analyses/bradley_terry.py, through the Schotten Totten ladder),
-checked against values computed independently: closed forms (two strategies; a chain of pairings, where the likelihood splits pair by pair),
-symmetries, an independent Newton fit with the Fisher information built pair by pair, and the
+checked against values computed independently: closed forms (two strategies; a chain of
+pairings, where the likelihood splits pair by pair), symmetries, an independent Newton fit with the Fisher information built pair by pair, and the
 ladder's tables computed from scripted game results (no games are played here)."""
 from types import SimpleNamespace
 

@@ -29,6 +29,7 @@ from ..core.nbutil import address_of, borrowed, call_decide, jit_address, view_a
 from ..core.reference import MAX_TURNS
 from ..core.rng import PLAYER_STREAM_BASE, deck_stream, draw_at, game_key, split_below, stream_of
 from . import board as B
+from .deck import PYRAMID
 from . import observation as O
 from .reference import EXTRAS
 from .rules import ANUBIS, HORUS, KHEPRI, MAX_PLAYERS, ROUNDS, SEKHMET, PyramidsRules
@@ -682,7 +683,7 @@ def _pyramid_glyph_points(g, r, s):
     n = 0
     for i in range(O.SLOTS):
         c = g[at + P_PYRAMID + i]
-        if c >= 0 and B.glyph_of(g[G_CODE + c]) == 1:
+        if c >= 0 and B.glyph_of(g[G_CODE + c]) == PYRAMID:
             n += 1
     return n * r[R_GLYPH]
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.reference import Decider
 from . import board as B
 from . import observation as O
 from .observation import LEVEL_OF, LEVEL_START, POSITION_OF
@@ -63,7 +64,6 @@ def check_end(g: Game) -> None:
 
 def check_invariants(rules, players, seed, first_game, n_games, kernels, params) -> int:
     """Play the games, checking the invariants after every decision; returns the decisions."""
-    from ..core.reference import Decider
     count = 0
 
     def on_decision(g, seat, decision, action):

@@ -33,7 +33,6 @@ from .rules import MAX_PLAYERS
 # the strategies' parameter vectors: (search parameters, then the packed rule vector)
 MC_SIMS, MC_PRUNE, MC_Z, MC_ROLLOUT, MC_MARGIN, MC_RULES = range(6)
 TS_ITERS, TS_C, TS_ROLLOUT, TS_MARGIN, TS_RULES = range(5)
-ROLLOUT_RANDOM = 0
 
 
 # ---------------------------------------------------------------- rebuilding a state
@@ -128,14 +127,14 @@ def determinize(obs, g, streams, r, seed):
                     h += 1
             g[at + F.P_HAND_N] = h
             continue
-        s_st, n_unseen = _deal_hidden(obs, g, s, s_st, unseen, n_unseen, taken[s], n_taken[s],
-                                      r[F.R_DISCARDS_PUBLIC] != 0)
+        s_st, n_unseen = _deal_hidden(obs, g, s, s_st, unseen, n_unseen, obs[O.DECK_LEFT], taken[s],
+                                      n_taken[s], r[F.R_DISCARDS_PUBLIC] != 0)
     # the deck: the first DECK_LEFT unseen cards, after the dealt ones
     left = obs[O.DECK_LEFT]
     head = n_cards - left
     g[F.G_DECK_HEAD] = head
     for i in range(left):
-        c = unseen[n_unseen - left + i] if n_unseen >= left else unseen[i % max(1, n_unseen)]
+        c = unseen[n_unseen - left + i]
         g[F.G_DECK + head + i] = c
         g[F.G_LOC + c] = F.L_DECK
     for i in range(n_unseen - left):          # unseen cards nobody holds: out (discarded)
@@ -166,9 +165,10 @@ def _shuffle(s, values, n):
 
 
 @njit(cache=True)
-def _deal_hidden(obs, g, s, st, unseen, n_unseen, known, n_known, public_discards):
+def _deal_hidden(obs, g, s, st, unseen, n_unseen, deck_left, known, n_known, public_discards):
     """Seat s's hand and tomb (module docstring); unseen stand-ins are taken from the end of
-    the shuffled `unseen` list. Returns (stream state, unseen cards left)."""
+    the shuffled `unseen` list, always leaving the deck's `deck_left` (a guessed tomb size may
+    ask for more than there are). Returns (stream state, unseen cards left)."""
     at, ob = F.seat_at(g, s), O.SEATS + O.SEAT_BLOCK * s
     received = 1 + 2 * _pairs_taken(obs, s)
     hidden = received - (O.SLOTS - _free(obs, ob)) - obs[ob + O.S_OBELISK_N]   # hand, tomb, discards
@@ -180,7 +180,7 @@ def _deal_hidden(obs, g, s, st, unseen, n_unseen, known, n_known, public_discard
         tomb_n = max(tomb_n, n_known - hand_n)
         hidden = hand_n + tomb_n
     n_stand = max(0, hidden - n_known)
-    n_stand = min(n_stand, n_unseen)
+    n_stand = min(n_stand, n_unseen - deck_left)
     bag = np.empty(n_known + n_stand, np.int64)
     for i in range(n_known):
         bag[i] = known[i]
@@ -288,8 +288,8 @@ def _calls(g, code):
 
 @njit(cache=True, inline="always")
 def _rollout(state, i):
-    g, block, streams, r, rollout = state[0], state[1], state[2], state[3], state[4]
-    _calls(g, F.RANDOM_POLICY if rollout == ROLLOUT_RANDOM else F.RANDOM_POLICY)
+    g, block, streams, r = state[0], state[1], state[2], state[3]
+    _calls(g, F.RANDOM_POLICY)     # rollout 0, random, is the one rollout policy so far
     return F.run(g, block, streams, r, i)
 
 
