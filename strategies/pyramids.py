@@ -33,8 +33,8 @@ _WEIGHTS = [
     Param("obelisk", K.GREEDY_DEFAULTS[K.P_OBELISK], "obelisk stages expected per round left: a "
           "stage is valued on the obelisk table that far on", 0.0, 1.0),
     Param("tomb", K.GREEDY_DEFAULTS[K.P_TOMB], "weight of the estimated tomb-majority gain", 0.0, 10.0),
-    Param("tomb_temp", K.GREEDY_DEFAULTS[K.P_TOMB_TEMP], "temperature (stones) of the majority "
-          "chance's logistic in the last round", 0.05, 20.0),
+    Param("tomb_temp", K.GREEDY_DEFAULTS[K.P_TOMB_TEMP], "temperature (stones) of the sigmoid of "
+          "a majority's chance, in the last round", 0.05, 20.0),
     Param("tomb_spread", K.GREEDY_DEFAULTS[K.P_TOMB_SPREAD], "added to tomb_temp per round left",
           0.0, 5.0),
     Param("keep", K.GREEDY_DEFAULTS[K.P_KEEP], "the kept card is worth keep x its best gain alone "

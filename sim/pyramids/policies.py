@@ -61,7 +61,7 @@ from .rules import MAX_PLAYERS, ROUNDS, SEKHMET, TILE_NAMES, PyramidsRules
 # ---------------------------------------------------------------- params (strategies/pyramids.py)
 (P_BONUS, P_REACH, P_OBELISK, P_TOMB, P_TOMB_TEMP, P_TOMB_SPREAD, P_KEEP) = range(7)
 N_WEIGHTS = 7
-GREEDY_DEFAULTS = (0.5, 2.0, 0.25, 1.0, 1.5, 0.15, 0.5)
+GREEDY_DEFAULTS = (0.25, 2.0, 0.1, 1.5, 1.0, 0.15, 0.5)
 P_ORDER = N_WEIGHTS               # god_priority: rank of tile t at P_ORDER + t - 1
 P_TABLE_N = P_ORDER + 5           # the obelisk table: its length, then its values
 P_TABLE = P_TABLE_N + 1
@@ -301,16 +301,18 @@ def _describe_cards(obs, wi, first, count):
         n = 0
         if card >= 0:
             code = _code(obs, card)
-            for k in range(N_COLOURS):
-                cells = stones = 0
-                for cell in range(4):
-                    if B.cell_colour(code, cell) == k:
-                        cells |= _cell_bit(cell)
-                        stones += _stone(code, cell, large)[1]
-                if cells:
-                    wi[W_DESC + 4 * i + n] = k | (cells << 4) | (stones << 20)
-                    wi[W_MOST_STONES] = max(wi[W_MOST_STONES], stones)
+            for cell in range(4):                  # a colour's entry: where it first shows
+                k = B.cell_colour(code, cell)
+                stones = _stone(code, cell, large)[1]
+                m = 0
+                while m < n and wi[W_DESC + 4 * i + m] & 15 != k:
+                    m += 1
+                if m == n:
+                    wi[W_DESC + 4 * i + m] = k
                     n += 1
+                wi[W_DESC + 4 * i + m] += (_cell_bit(cell) << 4) + (stones << 20)
+            for m in range(n):
+                wi[W_MOST_STONES] = max(wi[W_MOST_STONES], wi[W_DESC + 4 * i + m] >> 20)
         wi[W_NDESC + i] = n
 
 
@@ -769,11 +771,14 @@ def tile_values(obs, params, wi, wf):
         others = free_mask & ~(1 << t)
         takers = min(later, n_legal - 1)
         total, scenarios = 0.0, 0
-        for sub in range(64):                        # which other free tiles the later seats take
-            if sub & ~others or popcount(sub) != takers:
-                continue
-            total += _after_earlier(obs, wf, t, sub, players)
-            scenarios += 1
+        sub = others
+        while True:                                  # which other free tiles the later seats take
+            if popcount(sub) == takers:
+                total += _after_earlier(obs, wf, t, sub, players)
+                scenarios += 1
+            if sub == 0:
+                break
+            sub = (sub - 1) & others
         wf[F_ACTION + i] = total / scenarios
         wf[F_GAIN + i] = 0.0
 
