@@ -14,9 +14,13 @@ Design:
     vector at all.
   - a turn is a small state machine (claims, play, Scout draws and returns, draw) with one
     decision site: every decision with two or more legal actions goes through the same call.
-    The machine is one function, `run(work, streams, rules, resume)`, on a state held entirely in
-    the scratch rows `work` (its scalars in row W_STATE between calls; `new_game` deals a game
-    into it): it plays until the game ends or until a decision it does not take itself (a
+    The machine is `run(work, streams, rules, resume)`, a loop over the stages of a turn that
+    lists each stage's legal actions (`_play_actions`, `_tactic_actions`, `_ruse_actions`,
+    `_draw_actions`, ...), takes the decision (`_decide`) and applies it (`_apply_play`,
+    `_apply_draw`, `_apply_return`, `_claim`); these small functions are inlined into it, so
+    the turn's scalars stay in registers. It works on a state held entirely in the scratch rows
+    `work` (its scalars in row W_STATE between calls; `new_game` deals a game into it): it plays
+    until the game ends or until a decision it does not take itself (a
     strategy called from `_play_range` as a first-class function value, or the search's
     CALL_STOP / CALL_SHOW), and is resumed with the chosen index. Every other strategy, the
     search kernels included, it calls itself: natively (random, greedy) or through the address
@@ -164,30 +168,31 @@ def _pub(obs0, obs1, i, v):
 
 
 @njit(cache=True, inline="always")
-def _claim(obs0, obs1, seat, stones, held, side_n, need_of, adj_run, total):
-    """`seat` claims the stones of mask `stones`: publish them and add them to its holding.
-    Returns (how many were proved before the opponent completed its side, the end code the
-    claim brings: END_ADJACENT, END_FIVE, or -1 for none)."""
+def _claim(obs0, obs1, seat, stones, held, side_n, need_of, adj_run, total, open_m, proof_claims):
+    """`seat` claims the stones of mask `stones`: publish them, add them to its holding, take
+    them from the open stones `open_m`. Returns (the open stones, `proof_claims` plus the stones
+    proved before the opponent completed its side, the end code the claim brings: END_ADJACENT,
+    END_FIVE, or -1 for none)."""
     opp = 1 - seat
-    proofs = 0
     rest = stones
     while rest != 0:
         s = lowest_bit(rest)
         rest &= rest - 1
         if side_n[2 * s + opp] < need_of[s]:
-            proofs += 1
+            proof_claims += 1
         _pub(obs0, obs1, O.CLAIMED + s, seat)
     held[seat] |= stones
+    open_m &= ~stones
     h = held[seat]
     _pub(obs0, obs1, O.STONES_HELD + seat, popcount(h))
     run_m = h
     for i in range(adj_run):
         run_m &= h >> (i + 1)
     if run_m != 0:
-        return proofs, END_ADJACENT
+        return open_m, proof_claims, END_ADJACENT
     if popcount(h) >= total:
-        return proofs, END_FIVE
-    return proofs, -1
+        return open_m, proof_claims, END_FIVE
+    return open_m, proof_claims, -1
 
 
 @njit(cache=True, inline="always")
@@ -220,29 +225,31 @@ def _take(obs0, obs1, side, side_n, key, k, card):
     key[k] = NO_KEY
 
 
-# ---------------------------------------------------------------- the turn machine
-@njit(cache=True, nogil=True)
-def new_game(work, streams, r, seed, game):
-    """Deal game `game` under `seed` into the scratch `work` (W_ROWS x width: the engine's whole
-    state, the turn machine's scalars in row W_STATE), reset both seats' vectors and seed both
-    seats' streams. `run` then plays it."""
-    obs0 = borrowed(work[W_OBS0, :O.SIZE])
-    obs1 = borrowed(work[W_OBS1, :O.SIZE])
-    side = borrowed(work[W_SIDE, :4 * 2 * MAX_STONES])
-    side_n = borrowed(work[W_SIDE_N, :2 * MAX_STONES])
-    last = borrowed(work[W_LAST, :2 * MAX_STONES])
-    key = borrowed(work[W_KEY, :2 * MAX_STONES])
-    env = borrowed(work[W_ENV, :MAX_STONES])
-    need_of = borrowed(work[W_NEED, :MAX_STONES])
-    deck = borrowed(work[W_CLAN_PILE, :N_CLAN])
-    tdeck = borrowed(work[W_TACTIC_PILE, :10])
-    per_seat = borrowed(work[W_PER_SEAT, :16])
-    state = borrowed(work[W_STATE, :S_SIZE])
-    n_stones, hand_size, tactics = r[R_STONES], r[R_HAND], r[R_TACTICS]
+# ---------------------------------------------------------------- the scratch rows
+@njit(cache=True, inline="always")
+def _table(work):
+    """Views of the table's rows: (side: 4 cards of each side k = 2 * stone + seat, -1 none;
+    side_n: cards on each side; last: the clock when a card was last placed on each side; key:
+    the strength cache; env: bit 0 Fog, bit 1 Mud, per stone; need_of: cards a side needs)."""
+    return (borrowed(work[W_SIDE, :4 * 2 * MAX_STONES]), borrowed(work[W_SIDE_N, :2 * MAX_STONES]),
+            borrowed(work[W_LAST, :2 * MAX_STONES]), borrowed(work[W_KEY, :2 * MAX_STONES]),
+            borrowed(work[W_ENV, :MAX_STONES]), borrowed(work[W_NEED, :MAX_STONES]))
 
+
+@njit(cache=True, inline="always")
+def _hand_size(per_seat, p):
+    return popcount(per_seat[PS_HAND_CLAN + p]) + popcount(per_seat[PS_HAND_TACTIC + p])
+
+
+# ---------------------------------------------------------------- a new game
+@njit(cache=True, inline="always")
+def _fresh_vector(obs0, r):
+    """Seat 0's vector at the start of a game of rules `r`, before the deal: the rules, every
+    card unseen (the tactic cards boxed without tactics), nothing on the table."""
+    n_stones, tactics = r[R_STONES], r[R_TACTICS]
     obs0[:O.LEGAL] = 0
     obs0[O.LEGAL_AT] = O.LEGAL
-    obs0[O.STONES], obs0[O.HAND_LIMIT], obs0[O.TACTICS] = n_stones, hand_size, tactics
+    obs0[O.STONES], obs0[O.HAND_LIMIT], obs0[O.TACTICS] = n_stones, r[R_HAND], tactics
     obs0[O.ADJACENT_TO_WIN], obs0[O.TOTAL_TO_WIN], obs0[O.TACTIC_LIMIT] = r[R_ADJ], r[R_TOTAL], r[R_LIMIT]
     obs0[O.CLAIM_AT_START] = 1 if r[R_CLAIM_TIMING] == AT_START else 0
     obs0[O.AUTO_CLAIM], obs0[O.REDEPLOY_MOVE] = r[R_AUTO], 1 if r[R_REDEPLOY] == MOVE else 0
@@ -257,14 +264,12 @@ def new_game(work, streams, r, seed, game):
         obs0[O.CARD_LOC + N_CLAN:O.CARD_LOC + O.N_CARDS] = O.LOC_BOX
     for s in range(n_stones):
         obs0[O.NEED + s] = 3
-    side[:] = -1
-    side_n[:] = 0
-    last[:] = 0
-    key[:] = NO_KEY
-    env[:] = 0
-    need_of[:] = 3
-    per_seat[:] = 0
-    # the deal: the clan deck shuffled with its stream; seat 0 gets the first hand_size cards
+
+
+@njit(cache=True, inline="always")
+def _deal_clans(deck, per_seat, hand_size, seed, game):
+    """The clan deck shuffled with its stream into `deck`; seat 0's hand is its first hand_size
+    cards, seat 1's the next."""
     for i in range(N_CLAN):
         deck[i] = i
     st = stream_key(seed, game, CLAN_STREAM)
@@ -275,21 +280,52 @@ def new_game(work, streams, r, seed, game):
         for i in range(p * hand_size, (p + 1) * hand_size):
             m |= 1 << deck[i]
         per_seat[PS_HAND_CLAN + p] = m
+
+
+@njit(cache=True, inline="always")
+def _shuffle_tactics(tdeck, obs0, out, seed, game):
+    """All ten tactic cards shuffled with their stream into `tdeck`, then the cards of mask `out`
+    (bit card - 54) taken out of the game (boxed in `obs0`), the order kept. Returns the pile's
+    size."""
+    for i in range(10):
+        tdeck[i] = N_CLAN + i
+    st = stream_key(seed, game, TACTIC_STREAM)
+    for i in range(9):
+        st, _ = draw_at(st, tdeck, i)
     t_tail = 0
-    if tactics:     # all ten shuffled, then the cards out of the game taken out (order kept)
-        for i in range(10):
-            tdeck[i] = N_CLAN + i
-        st = stream_key(seed, game, TACTIC_STREAM)
-        for i in range(9):
-            st, _ = draw_at(st, tdeck, i)
-        out = r[R_TACTICS_OUT]
-        for i in range(10):
-            c = tdeck[i]
-            if (out >> (c - N_CLAN)) & 1:
-                obs0[O.CARD_LOC + c] = O.LOC_BOX
-            else:
-                tdeck[t_tail] = c
-                t_tail += 1
+    for i in range(10):
+        c = tdeck[i]
+        if (out >> (c - N_CLAN)) & 1:
+            obs0[O.CARD_LOC + c] = O.LOC_BOX
+        else:
+            tdeck[t_tail] = c
+            t_tail += 1
+    return t_tail
+
+
+@njit(cache=True, nogil=True)
+def new_game(work, streams, r, seed, game):
+    """Deal game `game` under `seed` into the scratch `work` (W_ROWS x width: the engine's whole
+    state, the turn machine's scalars in row W_STATE), reset both seats' vectors and seed both
+    seats' streams. `run` then plays it."""
+    obs0 = borrowed(work[W_OBS0, :O.SIZE])
+    obs1 = borrowed(work[W_OBS1, :O.SIZE])
+    side, side_n, last, key, env, need_of = _table(work)
+    per_seat = borrowed(work[W_PER_SEAT, :16])
+    state = borrowed(work[W_STATE, :S_SIZE])
+    hand_size = r[R_HAND]
+    _fresh_vector(obs0, r)
+    side[:] = -1
+    side_n[:] = 0
+    last[:] = 0
+    key[:] = NO_KEY
+    env[:] = 0
+    need_of[:] = 3
+    per_seat[:] = 0
+    _deal_clans(borrowed(work[W_CLAN_PILE, :N_CLAN]), per_seat, hand_size, seed, game)
+    t_tail = 0
+    if r[R_TACTICS]:
+        t_tail = _shuffle_tactics(borrowed(work[W_TACTIC_PILE, :10]), obs0, r[R_TACTICS_OUT], seed, game)
     to_move = 0
     if r[R_FIRST_PLAYER] == RANDOM_FIRST:
         st = stream_key(seed, game, FIRST_PLAYER_STREAM)
@@ -304,11 +340,169 @@ def new_game(work, streams, r, seed, game):
     state[S_C_HEAD], state[S_C_TAIL] = 2 * hand_size, N_CLAN
     state[S_T_HEAD], state[S_T_TAIL] = 0, t_tail
     state[S_HIDDEN] = CLAN_ALL     # clan cards in a pile or a hand (what the proof may not rule out)
-    state[S_OPEN] = (1 << n_stones) - 1
+    state[S_OPEN] = (1 << r[R_STONES]) - 1
     state[S_WINNER] = -1
     state[S_END] = -1
 
 
+# ---------------------------------------------------------------- the turn machine: legal actions
+@njit(cache=True, inline="always")
+def _at_stones(legal, n, kind, c, stones):
+    """Append action `kind` of card c (-1: none) at each stone of the mask `stones` to the n
+    actions in `legal`; returns the new count."""
+    while stones != 0:
+        legal[n] = O.encode(kind, c, lowest_bit(stones), -1, -1, -1)
+        stones &= stones - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _to_stones(legal, n, kind, c, s, t, dests):
+    """Append action `kind` of card c moving card t from stone s to each stone of `dests`."""
+    while dests != 0:
+        legal[n] = O.encode(kind, c, s, t, lowest_bit(dests), -1)
+        dests &= dests - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _of_cards(legal, n, kind, clan, tactic):
+    """Append action `kind` of each card of a hand (bit masks of its clan and tactic cards)."""
+    while clan != 0:
+        legal[n] = O.encode(kind, lowest_bit(clan), -1, -1, -1, -1)
+        clan &= clan - 1
+        n += 1
+    while tactic != 0:
+        legal[n] = O.encode(kind, N_CLAN + lowest_bit(tactic), -1, -1, -1, -1)
+        tactic &= tactic - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _provable(seat, open_m, side, side_n, last, key, env, need_of, hidden):
+    """The open stones `seat` can claim now (mask)."""
+    prov = 0
+    rest = open_m
+    while rest != 0:
+        s = lowest_bit(rest)
+        rest &= rest - 1
+        if _can_claim(s, seat, side, side_n, last, key, env, need_of, hidden):
+            prov |= 1 << s
+    return prov
+
+
+@njit(cache=True, inline="always")
+def _with_room(seat, open_m, side_n, need_of):
+    """The open stones where `seat`'s side still takes a card (mask)."""
+    room = 0
+    rest = open_m
+    while rest != 0:
+        s = lowest_bit(rest)
+        rest &= rest - 1
+        if side_n[2 * s + seat] < need_of[s]:
+            room |= 1 << s
+    return room
+
+
+@njit(cache=True, inline="always")
+def _without_env(open_m, env, bit):
+    """The open stones without environment `bit` (1 Fog, 2 Mud) under them (mask)."""
+    free = 0
+    rest = open_m
+    while rest != 0:
+        s = lowest_bit(rest)
+        rest &= rest - 1
+        if (env[s] & bit) == 0:
+            free |= 1 << s
+    return free
+
+
+@njit(cache=True, inline="always")
+def _ruse_actions(legal, n, c, seat, open_m, room, side, side_n, move):
+    """Append the actions of ruse card c (Redeploy: a card of one's own side to another stone
+    with room, or discarded; Deserter: an opposing card discarded; Traitor: an opposing clan
+    card to one's own side)."""
+    owner = seat if c == REDEPLOY else 1 - seat
+    rest = open_m
+    while rest != 0:
+        s = lowest_bit(rest)
+        rest &= rest - 1
+        k = 2 * s + owner
+        others = room & ~(1 << s)
+        for i in range(side_n[k]):
+            t = side[4 * k + i]
+            if c == REDEPLOY:
+                legal[n] = O.encode(O.REDEPLOY, c, s, t, -1, -1)
+                n += 1
+                if move:
+                    n = _to_stones(legal, n, O.REDEPLOY, c, s, t, others)
+            elif c == DESERTER:
+                legal[n] = O.encode(O.DESERTER, c, s, t, -1, -1)
+                n += 1
+            elif t < N_CLAN:
+                n = _to_stones(legal, n, O.TRAITOR, c, s, t, others)
+    return n
+
+
+@njit(cache=True, inline="always")
+def _tactic_actions(legal, n, seat, per_seat, open_m, room, side, side_n, env, move):
+    """Append the plays of `seat`'s tactic cards: troops (the Chiefs while neither is on the
+    table, Shield) at stones with room, Fog and Mud under open stones without them, the Scout,
+    the ruses (`_ruse_actions`)."""
+    ht = per_seat[PS_HAND_TACTIC + seat]
+    while ht != 0:
+        c = N_CLAN + lowest_bit(ht)
+        ht &= ht - 1
+        if c <= SHIELD:
+            if c > CHIEF_2 or per_seat[PS_CHIEF + seat] == 0:
+                n = _at_stones(legal, n, O.PLAY, c, room)
+        elif c == FOG or c == MUD:
+            n = _at_stones(legal, n, O.PLAY, c, _without_env(open_m, env, 1 if c == FOG else 2))
+        elif c == SCOUT:
+            legal[n] = O.encode(O.SCOUT, c, -1, -1, -1, -1)
+            n += 1
+        else:
+            n = _ruse_actions(legal, n, c, seat, open_m, room, side, side_n, move)
+    return n
+
+
+@njit(cache=True, inline="always")
+def _play_actions(legal, seat, per_seat, open_m, side, side_n, env, need_of, tactics, limit, move):
+    """The legal actions of a play decision into `legal`: every clan card at every stone with
+    room, then the tactic cards (while `seat` has played fewer than `limit` more than its
+    opponent), then PASS when no clan card can be played. Returns (n, a clan card can be played)."""
+    room = _with_room(seat, open_m, side_n, need_of)
+    n = 0
+    hc = per_seat[PS_HAND_CLAN + seat]
+    while hc != 0:
+        n = _at_stones(legal, n, O.PLAY, lowest_bit(hc), room)
+        hc &= hc - 1
+    if tactics and per_seat[PS_TACTICS + seat] - per_seat[PS_TACTICS + 1 - seat] < limit:
+        n = _tactic_actions(legal, n, seat, per_seat, open_m, room, side, side_n, env, move)
+    any_clan = per_seat[PS_HAND_CLAN + seat] != 0 and room != 0
+    if not any_clan:
+        legal[n] = O.PASS
+        n += 1
+    return n, any_clan
+
+
+@njit(cache=True, inline="always")
+def _draw_actions(legal, c_head, c_tail, t_head, t_tail):
+    """A draw from each pile that is not empty; returns their number."""
+    n = 0
+    if c_head < c_tail:
+        legal[n] = O.encode(O.DRAW, -1, -1, -1, -1, O.PILE_CLAN)
+        n += 1
+    if t_head < t_tail:
+        legal[n] = O.encode(O.DRAW, -1, -1, -1, -1, O.PILE_TACTIC)
+        n += 1
+    return n
+
+
+# ---------------------------------------------------------------- the turn machine: deciding
 @njit(cache=True, inline="always")
 def _hide_hand(obs, clan, tactic):
     """Mark a hand (bit masks of its clan and tactic cards) unseen again in its owner's vector,
@@ -321,6 +515,186 @@ def _hide_hand(obs, clan, tactic):
         tactic &= tactic - 1
 
 
+@njit(cache=True, inline="always")
+def _show(obs, per_seat, legal, n, seat, dk, turns, idle, ret_done, clan_pile, tactic_pile, n_discard):
+    """Complete the deciding seat's vector: the decision and its counters, the seat's own hand
+    (listed, and located in CARD_LOC), the n legal actions."""
+    obs[O.SEAT], obs[O.DECISION], obs[O.TURN], obs[O.IDLE] = seat, dk, turns, idle
+    obs[O.SCOUT_RETURNS] = 2 - ret_done if dk == O.D_SCOUT_RETURN else 0
+    obs[O.CLAN_PILE], obs[O.TACTIC_PILE] = clan_pile, tactic_pile
+    obs[O.N_DISCARD], obs[O.N_LEGAL] = n_discard, n
+    for p in range(2):
+        obs[O.HAND_SIZE + p] = _hand_size(per_seat, p)
+        obs[O.TACTICS_PLAYED + p] = per_seat[PS_TACTICS + p]
+        obs[O.CHIEF_PLAYED + p] = per_seat[PS_CHIEF + p]
+    j = 0
+    hc = per_seat[PS_HAND_CLAN + seat]
+    while hc != 0:
+        c = lowest_bit(hc)
+        hc &= hc - 1
+        obs[O.HAND + j] = c
+        obs[O.CARD_LOC + c] = O.LOC_HAND + seat
+        j += 1
+    ht = per_seat[PS_HAND_TACTIC + seat]
+    while ht != 0:
+        c = N_CLAN + lowest_bit(ht)
+        ht &= ht - 1
+        obs[O.HAND + j] = c
+        obs[O.CARD_LOC + c] = O.LOC_HAND + seat
+        j += 1
+    for i in range(j, O.MAX_HAND):
+        obs[O.HAND + i] = -1
+    for i in range(n):
+        obs[O.LEGAL + i] = legal[i]
+
+
+@njit(cache=True, inline="always")
+def _seat_vector(work, seat):
+    """The vector of `seat` (row W_OBS0 + seat of the scratch)."""
+    return view_at(address_of(work) + 8 * work.shape[1] * (W_OBS0 + seat), O.SIZE, np.int64)
+
+
+@njit(cache=True, inline="always")
+def _decide(work, streams, per_seat, legal, n, seat, dk, turns, idle, ret_done, clan_pile,
+            tactic_pile, n_discard):
+    """`seat`'s choice among the n > 1 legal actions, by its strategy's code (row W_SEAT_CALL):
+    (index, False), or (0, True) when the decision is taken outside (CALL_STOP: the vector not
+    filled; CALL_FT, CALL_SHOW: filled, the hand shown until the resume)."""
+    call = work[W_SEAT_CALL, seat]
+    if call == K.RANDOM_POLICY:     # reads only N_LEGAL: no observation to fill
+        st, idx = split_below(streams[seat], n)
+        streams[seat] = st
+        return idx, False
+    if call == CALL_STOP:
+        return 0, True
+    obs = _seat_vector(work, seat)
+    _show(obs, per_seat, legal, n, seat, dk, turns, idle, ret_done, clan_pile, tactic_pile, n_discard)
+    if call == CALL_JIT or call == K.GREEDY:
+        prm = view_at(work[W_SEAT_PRM, seat], work[W_SEAT_PRM_LEN, seat], np.float64)
+        rng = view_at(address_of(streams) + 8 * seat, 1, np.uint64)
+        if call == CALL_JIT:
+            idx = call_decide(work[W_SEAT_FN, seat], obs, prm, rng)
+        else:
+            idx = K.greedy_policy(obs, prm, rng)
+    else:       # decided outside: the vector stays filled until the resume
+        return 0, True
+    # the hand is shown only to its owner, only now (from the engine's own state: the
+    # strategy may have written into its vector)
+    _hide_hand(obs, per_seat[PS_HAND_CLAN + seat], per_seat[PS_HAND_TACTIC + seat])
+    return idx, False
+
+
+# ---------------------------------------------------------------- the turn machine: applying
+@njit(cache=True, inline="always")
+def _from_hand(per_seat, seat, c, hidden):
+    """Card c leaves `seat`'s hand for the table (the seat's tactic counters updated); returns
+    the mask of hidden clan cards without it."""
+    if c < N_CLAN:
+        per_seat[PS_HAND_CLAN + seat] &= ~(1 << c)
+        return hidden & ~(1 << c)
+    b = 1 << (c - N_CLAN)
+    per_seat[PS_HAND_TACTIC + seat] &= ~b
+    per_seat[PS_TACTICS + seat] += 1
+    per_seat[PS_PLAYED + seat] |= b
+    if c <= CHIEF_2:
+        per_seat[PS_CHIEF + seat] = 1
+    return hidden
+
+
+@njit(cache=True, inline="always")
+def _lay_environment(obs0, obs1, key, env, need_of, s, c):
+    """Fog or Mud (card c) under stone s: its sides' strengths are computed anew."""
+    if c == FOG:
+        env[s] |= 1
+        _pub(obs0, obs1, O.FOG + s, 1)
+    else:
+        env[s] |= 2
+        need_of[s] = 4
+        _pub(obs0, obs1, O.MUD + s, 1)
+        _pub(obs0, obs1, O.NEED + s, 4)
+    key[2 * s] = NO_KEY
+    key[2 * s + 1] = NO_KEY
+    _pub(obs0, obs1, O.CARD_LOC + c, O.LOC_ENV + s)
+
+
+@njit(cache=True, inline="always")
+def _discard(obs0, obs1, c, n_discard):
+    """Card c onto the discard (face up beside the tactic pile); returns the discard's size."""
+    _pub(obs0, obs1, O.DISCARD + n_discard, c)
+    _pub(obs0, obs1, O.CARD_LOC + c, O.LOC_DISCARD)
+    return n_discard + 1
+
+
+@njit(cache=True, inline="always")
+def _apply_ruse(obs0, obs1, a, seat, side, side_n, last, key, clock, n_discard):
+    """The card the ruse action `a` of `seat` targets leaves its side, for the discard or for
+    its destination on `seat`'s side. Returns (clock, discard size)."""
+    kind = a & 15
+    s, t, d = O.action_stone(a), O.action_target(a), O.action_dest(a)
+    owner = seat if kind == O.REDEPLOY else 1 - seat
+    _take(obs0, obs1, side, side_n, key, 2 * s + owner, t)
+    if kind == O.DESERTER or d < 0:
+        return clock, _discard(obs0, obs1, t, n_discard)
+    clock += 1
+    _place(obs0, obs1, side, side_n, last, key, 2 * d + seat, t, clock)
+    return clock, n_discard
+
+
+@njit(cache=True, inline="always")
+def _apply_play(obs0, obs1, a, seat, per_seat, side, side_n, last, key, env, need_of, hidden,
+                clock, n_discard):
+    """Play action `a` (not a pass) of `seat`: the card from the hand to a side, under a stone,
+    or (the Scout and the ruses) onto the discard, with the ruse's effect. Returns (hidden clan
+    cards, clock, discard size)."""
+    c = O.action_card(a)
+    hidden = _from_hand(per_seat, seat, c, hidden)
+    if (a & 15) == O.PLAY:
+        s = O.action_stone(a)
+        if c == FOG or c == MUD:
+            _lay_environment(obs0, obs1, key, env, need_of, s, c)
+        else:
+            clock += 1
+            _place(obs0, obs1, side, side_n, last, key, 2 * s + seat, c, clock)
+        return hidden, clock, n_discard
+    n_discard = _discard(obs0, obs1, c, n_discard)
+    if (a & 15) != O.SCOUT:
+        clock, n_discard = _apply_ruse(obs0, obs1, a, seat, side, side_n, last, key, clock, n_discard)
+    return hidden, clock, n_discard
+
+
+@njit(cache=True, inline="always")
+def _apply_draw(a, seat, per_seat, cpile, tpile, c_head, t_head):
+    """`seat` draws the top card of the pile of action `a`; returns the piles' new heads."""
+    if O.action_pile(a) == O.PILE_CLAN:
+        per_seat[PS_HAND_CLAN + seat] |= 1 << cpile[c_head]
+        return c_head + 1, t_head
+    b = 1 << (tpile[t_head] - N_CLAN)
+    per_seat[PS_HAND_TACTIC + seat] |= b
+    per_seat[PS_DRAWN + seat] |= b
+    return c_head, t_head + 1
+
+
+@njit(cache=True, inline="always")
+def _apply_return(c, seat, per_seat, cpile, tpile, c_tail, t_tail):
+    """`seat` puts card c from its hand under its pile (the Scout); returns the piles' new tails."""
+    if c < N_CLAN:
+        per_seat[PS_HAND_CLAN + seat] &= ~(1 << c)
+        cpile[c_tail] = c
+        return c_tail + 1, t_tail
+    per_seat[PS_HAND_TACTIC + seat] &= ~(1 << (c - N_CLAN))
+    tpile[t_tail] = c
+    return c_tail, t_tail + 1
+
+
+@njit(cache=True, inline="always")
+def _blocked_winner(held, blocked_draw):
+    """The winner of a blocked game: more stones wins (rule blocked_game), else a draw (-1)."""
+    s0, s1 = popcount(held[0]), popcount(held[1])
+    if not blocked_draw and s0 != s1:
+        return 0 if s0 > s1 else 1
+    return -1
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def run(work, streams, r, resume):
     """Play the game held in `work` (see `new_game`) from where it stands, by the rules, until it
@@ -330,50 +704,25 @@ def run(work, streams, r, resume):
     the n legal actions of row W_LEGAL, which its strategy (seat code W_SEAT_CALL) does not take
     here. Call again with `resume` = the index of the chosen action (else -1).
 
-    Each seat's strategy is a code of row W_SEAT_CALL: `policies.RANDOM_POLICY` (from its stream,
-    no vector), `policies.GREEDY` (native), CALL_JIT (through the address W_SEAT_FN, params at
-    W_SEAT_PRM), CALL_STOP (return at once, the vector not filled: a search's own decisions),
-    anything else returns with the deciding seat's vector filled (its hand shown until the resume).
-    This function is the engine's whole turn logic: `play_batch` and the search strategies
+    A turn is a loop over its stages (ST_*): each stage lists its legal actions (`_*_actions`),
+    or moves on when it has none; a decision is taken (`_decide`) and applied (`_apply_*`). This
+    function is the engine's whole turn logic: `play_batch` and the search strategies
     (search.py) both play through it."""
     obs0 = borrowed(work[W_OBS0, :O.SIZE])     # each seat's vector: public entries are
     obs1 = borrowed(work[W_OBS1, :O.SIZE])     # written to both, as the table changes
-    obs_base = address_of(work) + 8 * work.shape[1] * W_OBS0
-    obs_stride = 8 * work.shape[1]
     legal = borrowed(work[W_LEGAL, :O.MAX_LEGAL])
-    side = borrowed(work[W_SIDE, :4 * 2 * MAX_STONES])
-    side_n = borrowed(work[W_SIDE_N, :2 * MAX_STONES])
-    last = borrowed(work[W_LAST, :2 * MAX_STONES])
-    key = borrowed(work[W_KEY, :2 * MAX_STONES])
-    env = borrowed(work[W_ENV, :MAX_STONES])          # bit 0 Fog, bit 1 Mud
-    need_of = borrowed(work[W_NEED, :MAX_STONES])
+    side, side_n, last, key, env, need_of = _table(work)
     cpile = borrowed(work[W_CLAN_PILE, :64])
     tpile = borrowed(work[W_TACTIC_PILE, :16])
     per_seat = borrowed(work[W_PER_SEAT, :16])
-    hand_c = borrowed(per_seat[PS_HAND_CLAN:PS_HAND_CLAN + 2])     # clan cards: bit card
-    hand_t = borrowed(per_seat[PS_HAND_TACTIC:PS_HAND_TACTIC + 2])  # tactic cards: bit card - 54
-    tplayed = borrowed(per_seat[PS_TACTICS:PS_TACTICS + 2])
-    chief = borrowed(per_seat[PS_CHIEF:PS_CHIEF + 2])
     held = borrowed(per_seat[PS_HELD:PS_HELD + 2])                  # claimed stones: bit stone
-    t_drawn = borrowed(per_seat[PS_DRAWN:PS_DRAWN + 2])             # tactic cards: bit card - 54
-    t_played = borrowed(per_seat[PS_PLAYED:PS_PLAYED + 2])
-    seat_call = borrowed(work[W_SEAT_CALL, :2])
-    seat_fn = borrowed(work[W_SEAT_FN, :2])
-    seat_prm = borrowed(work[W_SEAT_PRM, :2])
-    seat_prm_len = borrowed(work[W_SEAT_PRM_LEN, :2])
     state = borrowed(work[W_STATE, :S_SIZE])
-    rng_base = address_of(streams)
-
-    # rule scalars, kept in registers
-    n_stones, hand_size, tactics, adj, total = r[R_STONES], r[R_HAND], r[R_TACTICS], r[R_ADJ], r[R_TOTAL]
-    limit, auto = r[R_LIMIT], r[R_AUTO]
-    at_start, move = r[R_CLAIM_TIMING] == AT_START, r[R_REDEPLOY] == MOVE
-    no_play_blocks, blocked_draw = r[R_NO_PLAY] == NO_PLAY_BLOCKED, r[R_BLOCKED_GAME] == BLOCKED_DRAW
-    adj_run = adj - 1
-
+    tactics, adj_run, total, limit = r[R_TACTICS], r[R_ADJ] - 1, r[R_TOTAL], r[R_LIMIT]
+    at_start, auto, move = r[R_CLAIM_TIMING] == AT_START, r[R_AUTO], r[R_REDEPLOY] == MOVE
+    hand_size, no_play_blocks = r[R_HAND], r[R_NO_PLAY] == NO_PLAY_BLOCKED
+    after_play = ST_DRAW if at_start else ST_CLAIM_AFTER
     # the turn machine's scalars
     stage, seat, to_move, turns = state[S_STAGE], state[S_SEAT], state[S_TO_MOVE], state[S_TURNS]
-    opp = 1 - seat
     clock, n_discard = state[S_CLOCK], state[S_N_DISCARD]
     c_head, c_tail, t_head, t_tail = state[S_C_HEAD], state[S_C_TAIL], state[S_T_HEAD], state[S_T_TAIL]
     hidden, open_m, prev_idle = state[S_HIDDEN], state[S_OPEN], state[S_PREV_IDLE]
@@ -384,176 +733,65 @@ def run(work, streams, r, resume):
     status = RUN_END
     pending = resume >= 0
 
-    # ------------------------------------------------ the turns, as a state machine
     while True:
         if pending:     # the decision we returned for, taken outside
             pending = False
             n, dk, idx = state[S_N_LEGAL], state[S_DK], resume
-            call = seat_call[seat]
-            if call != K.RANDOM_POLICY and call != CALL_STOP:
-                obs = view_at(obs_base + obs_stride * seat, O.SIZE, np.int64)
-                _hide_hand(obs, hand_c[seat], hand_t[seat])
+            if work[W_SEAT_CALL, seat] != K.RANDOM_POLICY and work[W_SEAT_CALL, seat] != CALL_STOP:
+                _hide_hand(_seat_vector(work, seat), per_seat[PS_HAND_CLAN + seat],
+                           per_seat[PS_HAND_TACTIC + seat])
         else:
-            n = 0
-            dk = 0
+            n = dk = 0
             if stage == ST_START:
                 if turns >= MAX_TURNS:
                     status = RUN_ENDLESS
                     break
                 seat = to_move
-                opp = 1 - seat
                 claimed_now = drew = played_pass = 0
                 stage = ST_CLAIM_START if at_start else ST_PLAY
                 continue
             if stage == ST_CLAIM_START or stage == ST_CLAIM_AFTER:
-                prov = 0
-                rest = open_m
-                while rest != 0:
-                    s = lowest_bit(rest)
-                    rest &= rest - 1
-                    if _can_claim(s, seat, side, side_n, last, key, env, need_of, hidden):
-                        prov |= 1 << s
-                nxt = ST_PLAY if stage == ST_CLAIM_START else ST_DRAW
-                if prov == 0:
-                    stage = nxt
-                    continue
-                if auto:
-                    proofs, e = _claim(obs0, obs1, seat, prov, held, side_n, need_of, adj_run, total)
-                    proof_claims += proofs
-                    open_m &= ~prov
+                prov = _provable(seat, open_m, side, side_n, last, key, env, need_of, hidden)
+                if prov != 0 and auto:
+                    open_m, proof_claims, e = _claim(obs0, obs1, seat, prov, held, side_n, need_of,
+                                                     adj_run, total, open_m, proof_claims)
                     claimed_now = 1
                     if e >= 0:
                         winner, end = seat, e
                         turns += 1
                         break
-                    stage = nxt
+                if prov == 0 or auto:
+                    stage = ST_PLAY if stage == ST_CLAIM_START else ST_DRAW
                     continue
-                rest = prov
-                while rest != 0:
-                    s = lowest_bit(rest)
-                    rest &= rest - 1
-                    legal[n] = O.encode(O.CLAIM, -1, s, -1, -1, -1)
-                    n += 1
+                n, dk = _at_stones(legal, 0, O.CLAIM, -1, prov), O.D_CLAIM
                 legal[n] = O.END_CLAIMS
                 n += 1
-                dk = O.D_CLAIM
             elif stage == ST_PLAY:
-                room = 0
-                rest = open_m
-                while rest != 0:
-                    s = lowest_bit(rest)
-                    rest &= rest - 1
-                    if side_n[2 * s + seat] < need_of[s]:
-                        room |= 1 << s
-                hc = hand_c[seat]
-                any_clan = hc != 0 and room != 0
-                while hc != 0:
-                    c = lowest_bit(hc)
-                    hc &= hc - 1
-                    rest = room
-                    while rest != 0:
-                        s = lowest_bit(rest)
-                        rest &= rest - 1
-                        legal[n] = O.encode(O.PLAY, c, s, -1, -1, -1)
-                        n += 1
-                if tactics and tplayed[seat] - tplayed[opp] < limit:
-                    ht = hand_t[seat]
-                    while ht != 0:
-                        c = N_CLAN + lowest_bit(ht)
-                        ht &= ht - 1
-                        if c <= SHIELD:
-                            if c > CHIEF_2 or chief[seat] == 0:
-                                rest = room
-                                while rest != 0:
-                                    s = lowest_bit(rest)
-                                    rest &= rest - 1
-                                    legal[n] = O.encode(O.PLAY, c, s, -1, -1, -1)
-                                    n += 1
-                        elif c == FOG or c == MUD:
-                            bit = 1 if c == FOG else 2
-                            rest = open_m
-                            while rest != 0:
-                                s = lowest_bit(rest)
-                                rest &= rest - 1
-                                if (env[s] & bit) == 0:
-                                    legal[n] = O.encode(O.PLAY, c, s, -1, -1, -1)
-                                    n += 1
-                        elif c == SCOUT:
-                            legal[n] = O.encode(O.SCOUT, c, -1, -1, -1, -1)
-                            n += 1
-                        else:
-                            owner = seat if c == REDEPLOY else opp
-                            rest = open_m
-                            while rest != 0:
-                                s = lowest_bit(rest)
-                                rest &= rest - 1
-                                k = 2 * s + owner
-                                for i in range(side_n[k]):
-                                    t = side[4 * k + i]
-                                    if c == REDEPLOY:
-                                        legal[n] = O.encode(O.REDEPLOY, c, s, t, -1, -1)
-                                        n += 1
-                                        if move:
-                                            dests = room & ~(1 << s)
-                                            while dests != 0:
-                                                d = lowest_bit(dests)
-                                                dests &= dests - 1
-                                                legal[n] = O.encode(O.REDEPLOY, c, s, t, d, -1)
-                                                n += 1
-                                    elif c == DESERTER:
-                                        legal[n] = O.encode(O.DESERTER, c, s, t, -1, -1)
-                                        n += 1
-                                    elif t < N_CLAN:
-                                        dests = room & ~(1 << s)
-                                        while dests != 0:
-                                            d = lowest_bit(dests)
-                                            dests &= dests - 1
-                                            legal[n] = O.encode(O.TRAITOR, c, s, t, d, -1)
-                                            n += 1
-                if not any_clan:
-                    legal[n] = O.PASS
-                    n += 1
-                    if n == 1 and no_play_blocks:
-                        turns += 1
-                        end = END_BLOCKED
-                        break
+                n, any_clan = _play_actions(legal, seat, per_seat, open_m, side, side_n, env, need_of,
+                                            tactics, limit, move)
+                if n == 1 and not any_clan and no_play_blocks:
+                    turns += 1
+                    end = END_BLOCKED
+                    break
                 dk = O.D_PLAY
+            elif stage == ST_SCOUT_DRAW and (scout_left == 0 or (c_head == c_tail and t_head == t_tail)):
+                stage = ST_SCOUT_RETURN
+                ret_total = min(2, _hand_size(per_seat, seat))
+                ret_done = 0
+                continue
+            elif stage == ST_DRAW and (_hand_size(per_seat, seat) >= hand_size
+                                       or (c_head == c_tail and t_head == t_tail)):
+                stage = ST_END
+                continue
             elif stage == ST_SCOUT_DRAW or stage == ST_DRAW:
-                if stage == ST_SCOUT_DRAW:
-                    if scout_left == 0 or (c_head == c_tail and t_head == t_tail):
-                        stage = ST_SCOUT_RETURN
-                        ret_total = min(2, popcount(hand_c[seat]) + popcount(hand_t[seat]))
-                        ret_done = 0
-                        continue
-                    dk = O.D_SCOUT_DRAW
-                else:
-                    if popcount(hand_c[seat]) + popcount(hand_t[seat]) >= hand_size or \
-                            (c_head == c_tail and t_head == t_tail):
-                        stage = ST_END
-                        continue
-                    dk = O.D_DRAW
-                if c_head < c_tail:
-                    legal[n] = O.encode(O.DRAW, -1, -1, -1, -1, O.PILE_CLAN)
-                    n += 1
-                if t_head < t_tail:
-                    legal[n] = O.encode(O.DRAW, -1, -1, -1, -1, O.PILE_TACTIC)
-                    n += 1
+                n = _draw_actions(legal, c_head, c_tail, t_head, t_tail)
+                dk = O.D_DRAW if stage == ST_DRAW else O.D_SCOUT_DRAW
             elif stage == ST_SCOUT_RETURN:
                 if ret_done == ret_total:
-                    stage = ST_DRAW if at_start else ST_CLAIM_AFTER
+                    stage = after_play
                     continue
-                hc = hand_c[seat]
-                while hc != 0:
-                    c = lowest_bit(hc)
-                    hc &= hc - 1
-                    legal[n] = O.encode(O.RETURN, c, -1, -1, -1, -1)
-                    n += 1
-                ht = hand_t[seat]
-                while ht != 0:
-                    c = N_CLAN + lowest_bit(ht)
-                    ht &= ht - 1
-                    legal[n] = O.encode(O.RETURN, c, -1, -1, -1, -1)
-                    n += 1
+                n = _of_cards(legal, 0, O.RETURN, per_seat[PS_HAND_CLAN + seat],
+                              per_seat[PS_HAND_TACTIC + seat])
                 dk = O.D_SCOUT_RETURN
             else:   # ST_END
                 turns += 1
@@ -562,172 +800,54 @@ def run(work, streams, r, resume):
                     end = END_BLOCKED
                     break
                 prev_idle = idle
-                to_move = opp
+                to_move = 1 - seat
                 stage = ST_START
                 continue
-
-            # ------------------------------------------------ the decision
             idx = 0
             if n > 1:
-                call = seat_call[seat]
-                if call == K.RANDOM_POLICY:     # reads only N_LEGAL: no observation to fill
-                    st, idx = split_below(streams[seat], n)
-                    streams[seat] = st
-                elif call == CALL_STOP:
+                idx, outside = _decide(work, streams, per_seat, legal, n, seat, dk, turns, prev_idle,
+                                       ret_done, c_tail - c_head, t_tail - t_head, n_discard)
+                if outside:
                     status = n
                     break
-                else:
-                    obs = view_at(obs_base + obs_stride * seat, O.SIZE, np.int64)
-                    obs[O.SEAT], obs[O.DECISION], obs[O.TURN], obs[O.IDLE] = seat, dk, turns, prev_idle
-                    obs[O.SCOUT_RETURNS] = 2 - ret_done if dk == O.D_SCOUT_RETURN else 0
-                    obs[O.CLAN_PILE], obs[O.TACTIC_PILE] = c_tail - c_head, t_tail - t_head
-                    obs[O.N_DISCARD], obs[O.N_LEGAL] = n_discard, n
-                    for p in range(2):
-                        obs[O.HAND_SIZE + p] = popcount(hand_c[p]) + popcount(hand_t[p])
-                        obs[O.TACTICS_PLAYED + p] = tplayed[p]
-                        obs[O.CHIEF_PLAYED + p] = chief[p]
-                    j = 0
-                    hc = hand_c[seat]
-                    while hc != 0:
-                        c = lowest_bit(hc)
-                        hc &= hc - 1
-                        obs[O.HAND + j] = c
-                        obs[O.CARD_LOC + c] = O.LOC_HAND + seat
-                        j += 1
-                    ht = hand_t[seat]
-                    while ht != 0:
-                        c = N_CLAN + lowest_bit(ht)
-                        ht &= ht - 1
-                        obs[O.HAND + j] = c
-                        obs[O.CARD_LOC + c] = O.LOC_HAND + seat
-                        j += 1
-                    for i in range(j, O.MAX_HAND):
-                        obs[O.HAND + i] = -1
-                    for i in range(n):
-                        obs[O.LEGAL + i] = legal[i]
-                    if call == CALL_JIT:
-                        prm = view_at(seat_prm[seat], seat_prm_len[seat], np.float64)
-                        rng = view_at(rng_base + 8 * seat, 1, np.uint64)
-                        idx = call_decide(seat_fn[seat], obs, prm, rng)
-                    elif call == K.GREEDY:
-                        prm = view_at(seat_prm[seat], seat_prm_len[seat], np.float64)
-                        rng = view_at(rng_base + 8 * seat, 1, np.uint64)
-                        idx = K.greedy_policy(obs, prm, rng)
-                    else:       # decided outside: the vector stays filled until the resume
-                        status = n
-                        break
-                    # the hand is shown only to its owner, only now (from the engine's own
-                    # state: the strategy may have written into its vector)
-                    _hide_hand(obs, hand_c[seat], hand_t[seat])
         if idx < 0 or idx >= n:
             state[S_IDX] = idx
             status = RUN_ILLEGAL
             break
         a = legal[idx]
-        kind = a & 15
-
-        # ------------------------------------------------ applying it
         if stage == ST_PLAY:
-            if kind == O.PASS:
+            if (a & 15) == O.PASS:
                 played_pass = 1
-                stage = ST_DRAW if at_start else ST_CLAIM_AFTER
-                continue
-            c = O.action_card(a)
-            cards_played += 1
-            if c < N_CLAN:
-                hand_c[seat] &= ~(1 << c)
-                hidden &= ~(1 << c)
             else:
-                hand_t[seat] &= ~(1 << (c - N_CLAN))
-                tplayed[seat] += 1
-                t_played[seat] |= 1 << (c - N_CLAN)
-                if c <= CHIEF_2:
-                    chief[seat] = 1
-            if kind == O.PLAY:
-                s = O.action_stone(a)
-                if c == FOG or c == MUD:
-                    if c == FOG:
-                        env[s] |= 1
-                        _pub(obs0, obs1, O.FOG + s, 1)
-                    else:
-                        env[s] |= 2
-                        need_of[s] = 4
-                        _pub(obs0, obs1, O.MUD + s, 1)
-                        _pub(obs0, obs1, O.NEED + s, 4)
-                    key[2 * s] = NO_KEY
-                    key[2 * s + 1] = NO_KEY
-                    _pub(obs0, obs1, O.CARD_LOC + c, O.LOC_ENV + s)
-                else:
-                    clock += 1
-                    _place(obs0, obs1, side, side_n, last, key, 2 * s + seat, c, clock)
-                stage = ST_DRAW if at_start else ST_CLAIM_AFTER
-                continue
-            # ruse cards lie face up beside the tactic pile
-            _pub(obs0, obs1, O.DISCARD + n_discard, c)
-            _pub(obs0, obs1, O.CARD_LOC + c, O.LOC_DISCARD)
-            n_discard += 1
-            if kind == O.SCOUT:
-                stage = ST_SCOUT_DRAW
-                scout_left = 3
-                continue
-            s = O.action_stone(a)
-            t = O.action_target(a)
-            d = O.action_dest(a)
-            owner = seat if kind == O.REDEPLOY else opp
-            _take(obs0, obs1, side, side_n, key, 2 * s + owner, t)
-            if kind == O.DESERTER or d < 0:
-                _pub(obs0, obs1, O.DISCARD + n_discard, t)
-                _pub(obs0, obs1, O.CARD_LOC + t, O.LOC_DISCARD)
-                n_discard += 1
+                cards_played += 1
+                hidden, clock, n_discard = _apply_play(obs0, obs1, a, seat, per_seat, side, side_n, last,
+                                                       key, env, need_of, hidden, clock, n_discard)
+            if (a & 15) == O.SCOUT:
+                stage, scout_left = ST_SCOUT_DRAW, 3
             else:
-                clock += 1
-                _place(obs0, obs1, side, side_n, last, key, 2 * d + seat, t, clock)
-            stage = ST_DRAW if at_start else ST_CLAIM_AFTER
+                stage = after_play
         elif stage == ST_SCOUT_DRAW or stage == ST_DRAW:
-            if O.action_pile(a) == O.PILE_CLAN:
-                c = cpile[c_head]
-                c_head += 1
-                hand_c[seat] |= 1 << c
-            else:
-                c = tpile[t_head]
-                t_head += 1
-                hand_t[seat] |= 1 << (c - N_CLAN)
-                t_drawn[seat] |= 1 << (c - N_CLAN)
+            c_head, t_head = _apply_draw(a, seat, per_seat, cpile, tpile, c_head, t_head)
             if stage == ST_DRAW:
-                drew = 1
-                stage = ST_END
+                drew, stage = 1, ST_END
             else:
                 scout_left -= 1
         elif stage == ST_SCOUT_RETURN:
-            c = O.action_card(a)
-            if c < N_CLAN:
-                hand_c[seat] &= ~(1 << c)
-                cpile[c_tail] = c
-                c_tail += 1
-            else:
-                hand_t[seat] &= ~(1 << (c - N_CLAN))
-                tpile[t_tail] = c
-                t_tail += 1
+            c_tail, t_tail = _apply_return(O.action_card(a), seat, per_seat, cpile, tpile, c_tail, t_tail)
             ret_done += 1
-        else:   # a manual claim decision
-            if kind == O.END_CLAIMS:
-                stage = ST_PLAY if stage == ST_CLAIM_START else ST_DRAW
-                continue
-            stone = 1 << O.action_stone(a)
-            proofs, e = _claim(obs0, obs1, seat, stone, held, side_n, need_of, adj_run, total)
-            proof_claims += proofs
-            open_m &= ~stone
+        elif (a & 15) == O.END_CLAIMS:
+            stage = ST_PLAY if stage == ST_CLAIM_START else ST_DRAW
+        else:   # a manual claim
+            open_m, proof_claims, e = _claim(obs0, obs1, seat, 1 << O.action_stone(a), held, side_n,
+                                             need_of, adj_run, total, open_m, proof_claims)
             claimed_now = 1
             if e >= 0:
                 winner, end = seat, e
                 turns += 1
                 break
 
-    if status == RUN_END and end == 2:   # blocked: more stones wins (rule), else a draw
-        s0, s1 = popcount(held[0]), popcount(held[1])
-        winner = -1
-        if not blocked_draw and s0 != s1:
-            winner = 0 if s0 > s1 else 1
+    if status == RUN_END and end == END_BLOCKED:
+        winner = _blocked_winner(held, r[R_BLOCKED_GAME] == BLOCKED_DRAW)
     state[S_STAGE], state[S_SEAT], state[S_TO_MOVE], state[S_TURNS] = stage, seat, to_move, turns
     state[S_CLOCK], state[S_N_DISCARD] = clock, n_discard
     state[S_C_HEAD], state[S_C_TAIL], state[S_T_HEAD], state[S_T_TAIL] = c_head, c_tail, t_head, t_tail

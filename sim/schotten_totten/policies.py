@@ -47,10 +47,8 @@ else from the clan pile. Scout returns: a Chief that can no longer be played, el
 with the smallest best gain, else the first card. Manual claims: claim every stone (in order).
 The value before a move uses the pool H + U without hand-only completions, the value after it
 counts them: a card that completes, or keeps in reach, a formation from the hand scores high.
-Defaults (pen 100, temp 400, lam 0.5, crit 1, tactic_cost 0.1, scout_value 0, tactic_hand 1) come
-from short head-to-head sweeps in the base game (2000 games each, seats swapped): pen 100 /
-temp 400 wins about 60 % against pen 80 / temp 40 (a large temp makes V nearly linear in the
-strength difference); lam 0 loses about 54 / 46 against lam 0.5; crit hardly matters.
+Defaults: pen 100, temp 400, lam 0.5, crit 1, tactic_cost 0.1, scout_value 0, tactic_hand 1 (the
+sweeps they come from: docs/search.md).
 """
 import numpy as np
 from numba import njit
