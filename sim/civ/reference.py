@@ -10,8 +10,8 @@ shuffled one after the other (I, II, III) by `deck_stream(0)`, a random first pl
 `deck_stream(1)`; each seat's strategy draws from its own stream (the Decider). Cards are ids
 (cards.py) in the deck and counted per Domain everywhere else.
 
-The Art coin is re-evaluated before every decision (so it is right whenever someone may use it
-or sees it): a strict majority of at least art_min_cards Art cards holds it; on a tie nobody
+The Art coin is re-evaluated before every decision and when the effects are listed (so it is
+right whenever someone may use it or sees it): a strict majority of at least art_min_cards Art cards holds it; on a tie nobody
 does, or (art_tie = keep) its holder keeps it while nobody has more.
 """
 from __future__ import annotations
@@ -265,7 +265,9 @@ class Game:
         return [encode(A_SEAT, -1, q) for q in range(self.players) if q != p and sum(self.hand[q])]
 
     def effects(self, p: int) -> list[int]:
-        """The effects p may use now, in the legal-list order of observation.py."""
+        """The effects p may use now, in the legal-list order of observation.py (the coin is
+        re-evaluated first)."""
+        self.update_coin()
         r, t, out = self.rules, self.t, []
         coin = self.coin == p and t.copies < r.copies_per_turn
         for d in range(N_DOMAINS):
