@@ -154,7 +154,7 @@ def playable_total(g, s):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def hand_limit(g, r, s):
     limit = hand_size_of(r, level(g, r, s, RELIGION))
     if g[T_ACTIVE] and g[G_CURRENT] == s and g[T_COPY_HAND] > limit:
@@ -255,7 +255,7 @@ def blocked(g, r, p, d):
     return r[R_EMB_BLOCKS] != 0 and g[seat_at(p) + P_EMB + d] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def feasible(g, r, p, d, lv):
     at = seat_at(p)
     if d == MILITARY:
@@ -270,7 +270,7 @@ def feasible(g, r, p, d, lv):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def attack_domains(g, r, p, sacrificed, out, n):
     """Attack's Domains into g[out + n ...]; returns the new n (reference.attack_domains)."""
     at = seat_at(p)
@@ -285,7 +285,7 @@ def attack_domains(g, r, p, sacrificed, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def targets(g, p, needs_card, out, n):
     """(Domain, seat) targets of Embargo or Democracy into g[out + n ...]; returns the new n."""
     for q in range(g[G_PLAYERS]):
@@ -299,7 +299,7 @@ def targets(g, p, needs_card, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def inquisition_targets(g, p, out, n):
     for q in range(g[G_PLAYERS]):
         if q != p and total(g, seat_at(q) + P_HAND):
@@ -308,7 +308,7 @@ def inquisition_targets(g, p, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def any_target(g, p, needs_card):
     for q in range(g[G_PLAYERS]):
         if q == p:
@@ -452,7 +452,7 @@ def _advance(g, r):
         return
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pool_at(g, decision, p):
     """Where the cards of a pick come from: the offset of their 6 counts."""
     at = seat_at(p)
@@ -463,7 +463,7 @@ def _pool_at(g, decision, p):
     return at + P_PLAY
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _dest_at(g, decision, p):
     at = seat_at(p)
     if decision == O.D_DISCARD_HAND or decision == O.D_DISCARD_PLAY:
@@ -514,7 +514,7 @@ def _start_turn(g):
 
 
 # ---------------------------------------------------------------- legal lists and actions
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _deciding_seat(g, stage):
     players = g[G_PLAYERS]
     if stage == ST_DRAFT_KEEP:
@@ -714,13 +714,15 @@ def run(g, obs, streams, r, resume):
         g[G_DECISIONS] += 1
         if g[G_DECISIONS] > MAX_TURNS:
             return RUN_ENDLESS
-        if stage != ST_EFFECT:          # (listing the effects has just done it)
+        call = g[G_CALL + seat]
+        # the coin as the reference re-evaluates it before every decision; with art_tie = nobody it
+        # is a function of the counts, needed only by an observation (listing the effects does it)
+        if stage != ST_EFFECT and (r[R_ART_KEEP] == ART_KEEP or (n > 1 and call != RANDOM_POLICY)):
             update_coin(g, r)
         g[G_SEAT], g[G_DECISION], g[G_N_LEGAL] = seat, _decision_of(g, stage), n
         if n == 1:
             _apply(g, r, stage, seat, g[G_LEGAL])
             continue
-        call = g[G_CALL + seat]
         if call == RANDOM_POLICY:
             streams[S_SEAT0 + seat], idx = split_below(streams[S_SEAT0 + seat], n)
         elif call == CALL_JIT:
