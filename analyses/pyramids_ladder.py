@@ -21,7 +21,7 @@ DEFAULT_SEED = 2020
 PRESET = "published"
 # (strategy, games per seating against a fast opponent); a pair plays the smaller budget
 LADDER = [("random", 20_000), ("greedy", 5_000), ("god-priority:order=KSTAH", 5_000),
-          ("god-priority:order=HASKT", 5_000), ("flat-mc:sims=10", 60), ("ismcts:iters=300", 60)]
+          ("god-priority:order=HASKT", 5_000), ("flat-mc", 200), ("ismcts:iters=300", 60)]
 QUICK_GAMES = 10
 
 

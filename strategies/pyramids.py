@@ -21,7 +21,7 @@ from .registry import Param, register
 
 GAME = "pyramids"
 TILE_LETTERS = "HAKST"          # Horus, Anubis, Khepri, Sekhmet, Thoth: tiles 1 .. 5
-DEFAULT_ORDER = "ASTKH"          # the best of the orders measured against the greedy (policies.py)
+DEFAULT_ORDER = "ASTKH"          # the best order measured against the greedy (docs/pyramids-strategies.md)
 LETTERS_TEXT = ", ".join(f"{ch} ({TILE_NAMES[t]})" for t, ch in enumerate(TILE_LETTERS, 1))
 
 _WEIGHTS = [
@@ -123,3 +123,26 @@ register(GAME, "god-priority", K.god_priority, prepare=_order_params, params=[OR
              "Deterministic. See sim/pyramids/policies.py.",
          observes="as greedy; tiles: only which are available",
          source="hand-written one-ply heuristic")
+
+
+def _force_params(values, rules, players):
+    tile = values["tile"]
+    if tile not in rules.tiles(players):
+        raise UsageError(f"strategy 'force-tile' tile={tile}: no such tile at {players} players "
+                         f"(allowed: {', '.join(map(str, rules.tiles(players)))})")
+    p = _params(TILE_LETTERS, K.GREEDY_DEFAULTS, rules, players)
+    p[K.P_FORCE_TILE] = tile
+    p[K.P_FORCE_ROUND] = values["round"]
+    return p
+
+
+register(GAME, "force-tile", K.force_tile, prepare=_force_params,
+         params=[Param("tile", 1, "the God tile to take: " + ", ".join(
+                     f"{t} {TILE_NAMES[t]}" for t in range(1, len(TILE_LETTERS) + 1)), 1, 5),
+                 Param("round", 1, "the round (1..10) in which to take it", 1, 10)],
+         doc="Takes God tile `tile` in round `round` when it is still on offer at its turn to "
+             "choose, and plays every other decision as the greedy with its default weights. "
+             "The probe of the God-tile value analysis (analyses/pyramids_god_tile_value.py). "
+             "Deterministic.",
+         observes="as greedy",
+         source="analysis probe")

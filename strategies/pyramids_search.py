@@ -28,7 +28,8 @@ def _with_rules(*names):
     return prepare
 
 
-_ROLLOUT = Param("rollout", 0, "rollout policy of every seat: 0 random", 0, 0)
+_ROLLOUT = Param("rollout", 0, "rollout policy of every seat: 0 random, 1 the greedy with its "
+                 "default weights (about 30x slower a playout)", 0, 1)
 _MARGIN = Param("margin", 0.25, "playout result = (1 - margin) x win share + margin x the score "
                 "margin over the best other seat, squashed into [0, 1]", 0.0, 1.0)
 _DETERMINIZED = ("Each playout deals what the seat cannot see (the deck order, the other seats' "
@@ -37,14 +38,18 @@ _DETERMINIZED = ("Each playout deals what the seat cannot see (the deck order, t
 
 register(GAME, "flat-mc", _compiled(S.flat_mc_policy), stochastic=True,
          prepare=_with_rules("sims", "prune", "z", "rollout", "margin"),
-         doc="Flat Monte-Carlo: each legal action is played out sims times to the end of the game "
-             "with the rollout policy for every seat, on the fast engine's rules; the best mean "
-             "result wins. Playout i of every action uses the same determinization (common "
-             "random numbers). " + _DETERMINIZED,
-         params=[Param("sims", 100, "playouts per legal action", 1, 1_000_000),
-                 Param("prune", 0, "reserved: 0 searches every legal action", 0, 0),
-                 Param("z", 0.0, "play another action than the first only if it beats it by "
-                       "more than z standard errors of the paired difference (0: best mean)",
+         doc="Flat Monte-Carlo over the greedy's best actions: each candidate (the greedy's "
+             "`prune` best, its own choice first; every legal action with prune=0) is played out "
+             "sims times to the end of the game with the rollout policy for every seat, on the "
+             "fast engine's rules; the greedy's choice is played unless another candidate's mean "
+             "result beats it by more than z standard errors. Playout i of every candidate uses "
+             "the same determinization (common random numbers). " + _DETERMINIZED +
+             " Measured defaults: docs/pyramids-strategies.md.",
+         params=[Param("sims", 100, "playouts per candidate", 1, 1_000_000),
+                 Param("prune", 2, "candidates: the greedy's k best, its own choice first "
+                       "(0: every legal action, in legal order)", 0, 32),
+                 Param("z", 1.0, "play another candidate than the first only if it beats it by "
+                       "more than z standard errors of the paired difference (0: the best mean)",
                        0.0, 10.0),
                  _ROLLOUT, _MARGIN],
          observes="the observation vector (own hand and tomb, every pyramid and obelisk, the "

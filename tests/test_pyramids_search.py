@@ -69,3 +69,39 @@ def test_the_searchers_play_whole_games(spec):
     t = play("pyramids", PyramidsRules.preset(), [spec, "random", "random"], games=4, seed=3,
              progress=False).table()
     assert t.games.tolist() == [4, 4, 4]
+
+
+@pytest.mark.parametrize("spec", ["flat-mc:sims=2,rollout=1", "flat-mc:sims=3,prune=2,z=1",
+                                  "ismcts:iters=20,rollout=1"])
+def test_greedy_rollouts_and_pruning_play_the_same_games_in_both_engines(spec):
+    from strategies.play import play
+    rules = PyramidsRules.preset()
+    scores = []
+    for engine in ("fast", "reference"):
+        batches = []
+        play("pyramids", rules, [spec, "greedy"], games=3, seed=4, progress=False, engine=engine,
+             on_batch=batches.append)
+        scores.append(np.concatenate([b.scores for b in sorted(batches, key=lambda b: b.first_game)]))
+    assert scores[0].shape == (3, 2)
+    np.testing.assert_array_equal(scores[0], scores[1])
+
+
+def test_pruned_candidates_are_the_greedys_best_its_choice_first():
+    from sim.pyramids import policies as K
+    from strategies.registry import parse_spec
+    rules = PyramidsRules.preset()
+    params = parse_spec("pyramids", "greedy").params_array(rules, 4)
+    checked = 0
+    for obs in observations(rules, 4, 9, 3):
+        n = int(obs[O.N_LEGAL])
+        if n < 4:
+            continue
+        values, gains = np.empty(n), np.empty(n)
+        K.action_values(obs, params, values, gains)
+        cand = S.candidates(obs, 3)
+        assert len(cand) == 3 and len(set(cand.tolist())) == 3
+        assert cand[0] == K.greedy(obs, params, np.zeros(1, np.uint64))
+        assert values[cand].tolist() == sorted(values, reverse=True)[:3]
+        assert S.candidates(obs, 0).tolist() == list(range(n))
+        checked += 1
+    assert checked > 20

@@ -196,6 +196,37 @@ def test_tile_orders_accepted():
     assert parse_spec(GAME, "god-priority:order=ksaht").label == "god-priority:order=KSAHT"
 
 
+
+@pytest.mark.parametrize("round_,tile,expected", [(6, ANUBIS, ANUBIS), (6, HORUS, HORUS),
+                                                  (5, HORUS, None), (6, KHEPRI, None)])
+def test_force_tile_takes_its_tile_in_its_round_only(round_, tile, expected):
+    g, legal = tile_position({KHEPRI: 1})          # round index 5: round 6 of the game
+    g.round = 5
+    got = choose(g, 0, O.D_TILE, legal, f"force-tile:tile={tile},round={round_}")
+    assert got == (O.tile_action(expected) if expected else choose(g, 0, O.D_TILE, legal))
+
+
+def test_force_tile_rejects_a_tile_not_in_play():
+    with pytest.raises(UsageError, match="no such tile at 3 players"):
+        parse_spec(GAME, "force-tile:tile=5,round=2").params_array(RULES, 3)
+    with pytest.raises(UsageError, match="round"):
+        parse_spec(GAME, "force-tile:tile=1,round=11")
+
+
+def test_force_tile_changes_only_the_forced_decision():
+    """Seat 0 forced to Horus in round 3 on the deals of a greedy self-play: its earlier tiles
+    are unchanged, it takes Horus in round 3 more often, and where the greedy took Horus there
+    itself the whole game is unchanged."""
+    from analyses.pyramids_common import games_of, tile_at
+    base = games_of(RULES, ["greedy"] * 4, 60, 3)
+    forced = games_of(RULES, ["force-tile:tile=1,round=3"] + ["greedy"] * 3, 60, 3)
+    for r in (1, 2):
+        assert (tile_at(base["tiles_0"], r) == tile_at(forced["tiles_0"], r)).all()
+    own, took = tile_at(base["tiles_0"], 3) == HORUS, tile_at(forced["tiles_0"], 3) == HORUS
+    assert took.sum() > own.sum() and (took | ~own).all()
+    assert (base["scores"][own] == forced["scores"][own]).all()
+    assert (base["scores"][~own] != forced["scores"][~own]).any()
+
 # ---------------------------------------------------------------- recorded games
 def recorded(spec="greedy", r=RULES, players=4, games=3, seed=5):
     """Seat 0 plays `spec`, the others greedy; every decision of seat 0 with what it saw."""

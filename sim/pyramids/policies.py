@@ -1,7 +1,8 @@
-"""Pyramids decision kernels: `greedy` (a one-ply heuristic) and `god_priority` (a fixed tile
-order, the greedy for the rest). Both have the strategy signature `decide(obs, params, rng) ->
-index of a legal action` (observation.py) and read only the observation; they never draw from
-`rng` (deterministic: the first best action in legal order wins).
+"""Pyramids decision kernels: `greedy` (a one-ply heuristic), `god_priority` (a fixed tile
+order, the greedy for the rest) and `force_tile` (one tile in one round, the greedy for the
+rest). All have the strategy signature `decide(obs, params, rng) -> index of a legal action`
+(observation.py) and read only the observation; they never draw from `rng` (deterministic: the
+first best action in legal order wins).
 
 Module layering, one way: board, observation, deck, rules <- policies <- the strategies registry
 (strategies/pyramids.py), which packs `params` (the greedy weights, the tile order, the obelisk
@@ -45,17 +46,11 @@ yet is taken by one of the seats still to choose (the pair best on average for t
 free tiles those seats take is unknown, so every choice of as many tiles as they are is taken as
 equally likely (one tile is left over at 2-4 players: each other free tile with equal chance).
 
-Defaults (bonus 0.25, reach 2, obelisk 0.1, tomb 1.5, tomb_temp 1, tomb_spread 0.15, keep 0.5)
-come from head-to-head sweeps at 4 players (two seats each, both seatings, 2000 games a lineup,
-the published rules and the shipped deck): the tomb weighs most (tomb 0.5 wins 14 % of the seat
-games against tomb 1, 1.5 wins 30 %; a sharper majority sigmoid helps), keep 1 loses badly (12 %),
-bonus and reach matter little. The defaults win 34 % of the seat games (fair 25 %) against the
-first guess (0.5, 2, 0.25, 1, 1.5, 0.15, 0.5), and 64 % at 2 players. Modelling each later
-chooser by its own valuation (not by the deciding seat's) wins 27.8 % against that proxy.
-
 god_priority: the tile with the best rank in params[P_ORDER + tile - 1] (0 = first), the greedy
-for every other decision. Against three greedy seats, Anubis first (ASTKH) wins 29 % (fair 25 %),
-most other orders far less (Thoth first 1 %, Horus first 0 %).
+for every other decision. force_tile: tile params[P_FORCE_TILE] in round params[P_FORCE_ROUND]
+when on offer, the greedy otherwise (the God-tile value analysis's probe).
+
+How the defaults were chosen, and what each strategy measured: docs/pyramids-strategies.md.
 """
 import numpy as np
 from numba import njit
@@ -75,7 +70,9 @@ P_ORDER = N_WEIGHTS               # god_priority: rank of tile t at P_ORDER + t 
 P_TABLE_N = P_ORDER + 5           # the obelisk table: its length, then its values
 P_TABLE = P_TABLE_N + 1
 MAX_TABLE = 12
-N_PARAMS = P_TABLE + MAX_TABLE
+P_FORCE_TILE = P_TABLE + MAX_TABLE   # force_tile: the tile (1..5) and the round (1..10)
+P_FORCE_ROUND = P_FORCE_TILE + 1
+N_PARAMS = P_FORCE_ROUND + 1
 
 HIDDEN_TOMB_RATE = 0.5            # cards a round in a tomb whose count is hidden
 UNSEEN_STONES = 0.56              # stones of one colour on a card never seen (about 2.8 / 5)
@@ -880,3 +877,15 @@ def god_priority(obs, params, rng):
         if rank < best:
             best, idx = rank, i
     return idx
+
+
+@njit(DECIDE_SIG, cache=True)
+def force_tile(obs, params, rng):
+    """Tile params[P_FORCE_TILE] in round params[P_FORCE_ROUND] when it is on offer; the greedy for
+    every other decision (the God-tile value analysis's forced seat)."""
+    if obs[O.DECISION] == O.D_TILE and obs[O.ROUND] + 1 == params[P_FORCE_ROUND]:
+        for i in range(obs[O.N_LEGAL]):
+            if O.action_arg(obs[O.LEGAL + i]) == params[P_FORCE_TILE]:
+                return i
+    return _greedy(obs, params)
+

@@ -25,13 +25,16 @@ import numpy as np
 from numba import njit
 
 from ..core import search as CS
+from ..core.nbutil import address_of, jit_address
 from ..core.rng import split_below, split_next
 from . import fast as F
 from . import observation as O
-from .rules import MAX_PLAYERS
+from . import policies as K
+from .rules import MAX_PLAYERS, PyramidsRules
 
 # the strategies' parameter vectors: (search parameters, then the packed rule vector)
 MC_SIMS, MC_PRUNE, MC_Z, MC_ROLLOUT, MC_MARGIN, MC_RULES = range(6)
+ROLLOUT_RANDOM, ROLLOUT_GREEDY = 0, 1     # the rollout policy of every seat
 TS_ITERS, TS_C, TS_ROLLOUT, TS_MARGIN, TS_RULES = range(5)
 
 
@@ -255,22 +258,48 @@ def _pending(obs, g, r):
 
 
 # ---------------------------------------------------------------- the search interface
+_PRUNE_PARAMS = np.zeros(K.N_PARAMS, np.float64)   # the greedy's defaults, published obelisk table
+_PRUNE_PARAMS[:K.N_WEIGHTS] = K.GREEDY_DEFAULTS
+_PRUNE_PARAMS[K.P_TABLE_N] = len(PyramidsRules().obelisk_points)
+_PRUNE_PARAMS[K.P_TABLE:K.P_TABLE + len(PyramidsRules().obelisk_points)] = PyramidsRules().obelisk_points
+
+
 @njit(cache=True)
 def candidates(obs, prune):
-    """Every legal action, in legal order."""
-    return np.arange(obs[O.N_LEGAL])
+    """Every legal action in legal order (prune <= 0); else the greedy's `prune` best by its
+    valuation (with its default weights and the published obelisk table), its own choice first."""
+    n = obs[O.N_LEGAL]
+    if prune <= 0 or prune >= n:
+        return np.arange(n)
+    values, gains = np.empty(n, np.float64), np.empty(n, np.float64)
+    K.action_values(obs, _PRUNE_PARAMS, values, gains)
+    return np.argsort(-values, kind="mergesort")[:prune]
 
 
 @njit(cache=True)
 def _setup(obs, config):
-    """(g, observation block, streams, rules, rollout code, margin): config = (rollout, margin,
-    the packed rules as floats)."""
+    """(g, observation block, streams, rules, rollout code, margin, greedy parameters): config =
+    (rollout, margin, the packed rules as floats)."""
     r = np.empty(config.shape[0] - 2, np.int64)
     for i in range(r.shape[0]):
         r[i] = np.int64(config[2 + i])
     g = np.zeros(F.G_SIZE, np.int64)
     block = np.zeros((MAX_PLAYERS, O.SIZE), np.int64)
-    return g, block, np.zeros(F.N_STREAMS, np.uint64), r, np.int64(config[0]), config[1]
+    return (g, block, np.zeros(F.N_STREAMS, np.uint64), r, np.int64(config[0]), config[1],
+            _greedy_params(r))
+
+
+@njit(cache=True)
+def _greedy_params(r):
+    """The greedy's default parameter vector (strategies/pyramids.py `_params`) for rules r."""
+    p = np.zeros(K.N_PARAMS, np.float64)
+    for i in range(K.N_WEIGHTS):
+        p[i] = K.GREEDY_DEFAULTS[i]
+    n = r[F.R_OBELISK_N]
+    p[K.P_TABLE_N] = n
+    for i in range(n):
+        p[K.P_TABLE + i] = r[F.R_OBELISK + i]
+    return p
 
 
 @njit(cache=True, inline="always")
@@ -289,7 +318,13 @@ def _calls(g, code):
 @njit(cache=True, inline="always")
 def _rollout(state, i):
     g, block, streams, r = state[0], state[1], state[2], state[3]
-    _calls(g, F.RANDOM_POLICY)     # rollout 0, random, is the one rollout policy so far
+    if state[4] == ROLLOUT_GREEDY:
+        prm = state[6]
+        for p in range(MAX_PLAYERS):
+            g[F.G_CALL + p], g[F.G_FN + p] = F.CALL_JIT, jit_address(K.greedy)
+            g[F.G_PRM + p], g[F.G_PRM_LEN + p] = address_of(prm), prm.shape[0]
+    else:
+        _calls(g, F.RANDOM_POLICY)
     return F.run(g, block, streams, r, i)
 
 
