@@ -57,6 +57,18 @@ def self_play(game: str, rules, spec: str, games: int, seed: int, extras=()):
     return shares, {k: np.concatenate([b.extras[k] for b in batches]) for k in extras}
 
 
+def games_of(game: str, rules, lineup, games: int, seed: int) -> dict:
+    """Every game of a run, in game order: scores and shares (games x seats) and the game's
+    per-game columns (extras)."""
+    batches = []
+    play(game, rules, lineup, games=games, seed=seed, progress=False, partial=False,
+         on_batch=batches.append)
+    batches.sort(key=lambda b: b.first_game)
+    return {"scores": np.concatenate([b.scores for b in batches]).astype(float),
+            "shares": np.concatenate([b.shares for b in batches]),
+            **{k: np.concatenate([b.extras[k] for b in batches]) for k in batches[0].extras}}
+
+
 def best_with_runner_up(df: pd.DataFrame, per_game: dict, key: str) -> dict:
     """The best row by `key` ("mean_score" or "win_share") and its advantage over the
     runner-up, paired game by game on the same decks (mean difference and its SE)."""

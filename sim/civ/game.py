@@ -20,6 +20,7 @@ GAME = Game(
                   "hegemony_domain": {-1: "", **dict(enumerate(DOMAINS))}},
     min_players=MIN_PLAYERS, max_players=MAX_PLAYERS, default_players=4,
     strategy_modules=("strategies.civ",),
+    analysis_modules=("analyses.civ_domain_strategies", "analyses.civ_first_player"),
     bench=(BenchSetup(None, ("random",) * 4, 200_000, 100),
            BenchSetup(None, ("random",) * 3, 200_000, 100),
            BenchSetup(None, ("random",) * 2, 200_000, 100)),
