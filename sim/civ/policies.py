@@ -229,6 +229,10 @@ def _effect_value(obs, params, cnt, play, dem, hand, base, action):
             return bonus + _swap(obs, params, cnt, play, dem, hand, level, False) - base
         if d == SCIENCE:
             return bonus + _swap(obs, params, cnt, play, dem, hand, level, True) - base
+        if d == UTOPIA and obs[O.DECK_LEFT] > 0:
+            # cards from the discard replace the draw: taken every turn (even by a Utopia focus),
+            # the deck would never run out, a game without end; worth it once the deck is empty
+            return -cycle * level - 1.0
         return bonus + cycle * level               # Utopia: cards from the discard; Religion: hand size
     at = p * N_DOMAINS + d
     cnt[at] -= 1                                   # the sacrificed card
