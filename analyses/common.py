@@ -57,6 +57,18 @@ def self_play(game: str, rules, spec: str, games: int, seed: int, extras=()):
     return shares, {k: np.concatenate([b.extras[k] for b in batches]) for k in extras}
 
 
+def games_of(game: str, rules, lineup, games: int, seed: int) -> dict:
+    """Every game of a run, in game order: scores and shares (games x seats) and the game's
+    per-game columns (extras)."""
+    batches = []
+    play(game, rules, lineup, games=games, seed=seed, progress=False, partial=False,
+         on_batch=batches.append)
+    batches.sort(key=lambda b: b.first_game)
+    return {"scores": np.concatenate([b.scores for b in batches]).astype(float),
+            "shares": np.concatenate([b.shares for b in batches]),
+            **{k: np.concatenate([b.extras[k] for b in batches]) for k in batches[0].extras}}
+
+
 def best_with_runner_up(df: pd.DataFrame, per_game: dict, key: str) -> dict:
     """The best row by `key` ("mean_score" or "win_share") and its advantage over the
     runner-up, paired game by game on the same decks (mean difference and its SE)."""
@@ -88,3 +100,22 @@ def ci(se):
 
 
 __all__ = ["focal_run", "self_play", "best_with_runner_up", "save_figure", "markdown_table", "ci"]
+
+
+def plot_first_player_edge(df, players, title: str, path) -> None:
+    """Seat 0's win share less the fair share 1/n by player count, one series per strategy, with
+    its Wilson interval (columns strategy, players, first_win_share, fair_share, win_ci_low/high)."""
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    for i, (s, sub) in enumerate(df.groupby("strategy", sort=False)):
+        x = sub.players + (i - 0.5) * 0.15
+        ax.errorbar(x, sub.first_win_share - sub.fair_share,
+                    yerr=[sub.first_win_share - sub.win_ci_low, sub.win_ci_high - sub.first_win_share],
+                    fmt="o", capsize=3, label=s)
+    ax.axhline(0, color="black", lw=0.8, ls="--")
+    ax.set_xticks(list(players))
+    ax.set_xlabel("players")
+    ax.set_ylabel("seat 0's win share - 1/n")
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend()
+    ax.set_title(title)
+    save_figure(fig, path)

@@ -5,22 +5,15 @@ import numpy as np
 
 from sim.core.stats import paired_difference
 from sim.pyramids.rules import ROUNDS, TILE_NAMES
-from strategies.play import play
+from . import common
 
 GAME = "pyramids"
 PARTS = ("pyramid", "bonus", "obelisk", "tomb", "glyph")
 
 
 def games_of(rules, lineup, games: int, seed: int) -> dict:
-    """Every game of a run, in game order: scores and shares (games x seats) and the game's
-    per-game columns (extras)."""
-    batches = []
-    play(GAME, rules, lineup, games=games, seed=seed, progress=False, partial=False,
-         on_batch=batches.append)
-    batches.sort(key=lambda b: b.first_game)
-    return {"scores": np.concatenate([b.scores for b in batches]).astype(float),
-            "shares": np.concatenate([b.shares for b in batches]),
-            **{k: np.concatenate([b.extras[k] for b in batches]) for k in batches[0].extras}}
+    """Every game of a Pyramids run (analyses.common.games_of)."""
+    return common.games_of(GAME, rules, lineup, games, seed)
 
 
 def tile_at(tiles: np.ndarray, round_number: int) -> np.ndarray:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
@@ -11,7 +10,7 @@ from sim.core import output
 from sim.core.stats import Z95, wilson
 from strategies.play import resolve_rules
 
-from .common import markdown_table, save_figure
+from .common import markdown_table, plot_first_player_edge
 from .pyramids_common import GAME, games_of
 from .registry import Section
 
@@ -44,7 +43,8 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
     df = pd.DataFrame(rows)
     files = [f"{NAME}.csv", f"{NAME}.png"]
     output.write_csv(df, out_dir / files[0])
-    _plot(df, out_dir / files[1])
+    plot_first_player_edge(df, PLAYERS, "Pyramids: first player's edge in self-play (95% Wilson "
+                           "intervals)", out_dir / files[1])
     key = pd.DataFrame({
         "players": df.players, "strategy": df.strategy, "games": df.games.map("{:,}".format),
         "seat 0 wins [95% CI]": [f"{w:.4f} [{lo:.4f}, {hi:.4f}]" for w, lo, hi in
@@ -71,19 +71,3 @@ mean of the others' (± 1.96 SE). Deck: the shipped reconstruction.
 """
     return Section(NAME, TITLE, md, files)
 
-
-def _plot(df: pd.DataFrame, path: Path) -> None:
-    fig, ax = plt.subplots(figsize=(8, 4.2))
-    for i, (s, sub) in enumerate(df.groupby("strategy", sort=False)):
-        x = sub.players + (i - 0.5) * 0.15
-        ax.errorbar(x, sub.first_win_share - sub.fair_share,
-                    yerr=[sub.first_win_share - sub.win_ci_low, sub.win_ci_high - sub.first_win_share],
-                    fmt="o", capsize=3, label=s)
-    ax.axhline(0, color="black", lw=0.8, ls="--")
-    ax.set_xticks(list(PLAYERS))
-    ax.set_xlabel("players")
-    ax.set_ylabel("seat 0's win share - 1/n")
-    ax.grid(alpha=0.3, axis="y")
-    ax.legend()
-    ax.set_title("Pyramids: first player's edge in self-play (95% Wilson intervals)")
-    save_figure(fig, path)

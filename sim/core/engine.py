@@ -19,12 +19,14 @@ import numpy as np
 from numba import njit
 
 from .batch import Batch, StrategyError
+from .nbutil import address_of, jit_address
 from .observation import illegal_message
 from .reference import endless_game
 
 ERR_FLAG, ERR_SEAT, ERR_ACTION, ERR_N_LEGAL, ERR_WHERE0, ERR_WHERE1, ERR_FIELDS = range(7)
 ILLEGAL, ENDLESS = 1, 2
 NATIVE_NONE = -1     # the seat's strategy is called through its kernel, not run natively
+SEAT_SLOTS = 5       # the seat slots of `seat_tables` and `call_ft` (a game's `lineup` width)
 
 
 def lineup(kernels, params, natives, players: int, width: int):
@@ -37,6 +39,39 @@ def lineup(kernels, params, natives, players: int, width: int):
     fns = tuple(kernels[s] for s in seat)
     prms = tuple(np.ascontiguousarray(params[s], np.float64) for s in seat)
     return codes, fns, prms
+
+
+@njit(cache=True, inline="always")
+def seat_tables(fns, prms, players):
+    """(fn_addr, prm_addr, prm_len) per seat slot of a SEAT_SLOTS-wide lineup: the address of each
+    seat's compiled body (0: none, call it by `call_ft`) and of its parameters, and their length."""
+    fn_addr = np.zeros(SEAT_SLOTS, np.int64)
+    # the seats' functions may be of different numba types: the tuple is indexed by constants
+    fn_addr[0] = jit_address(fns[0])
+    fn_addr[1] = jit_address(fns[1])
+    fn_addr[2] = jit_address(fns[2])
+    fn_addr[3] = jit_address(fns[3])
+    fn_addr[4] = jit_address(fns[4])
+    prm_addr = np.zeros(SEAT_SLOTS, np.int64)
+    prm_len = np.zeros(SEAT_SLOTS, np.int64)
+    for p in range(players):
+        prm_addr[p] = address_of(prms[p])
+        prm_len[p] = prms[p].shape[0]
+    return fn_addr, prm_addr, prm_len
+
+
+@njit(cache=True, inline="always")
+def call_ft(fns, seat, obs, prm, rng):
+    """Seat `seat`'s strategy of a SEAT_SLOTS-wide lineup, through its first-class function value."""
+    if seat == 0:
+        return fns[0](obs, prm, rng)
+    if seat == 1:
+        return fns[1](obs, prm, rng)
+    if seat == 2:
+        return fns[2](obs, prm, rng)
+    if seat == 3:
+        return fns[3](obs, prm, rng)
+    return fns[4](obs, prm, rng)
 
 
 def outputs(n_games: int, players: int, n_extras: int):

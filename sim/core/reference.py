@@ -69,3 +69,21 @@ def play_batch(play_game: Callable[[int, Decider], GameResult], extras: Sequence
         if len(extras):
             columns[i] = r.extras
     return Batch(first_game, scores, shares, {k: columns[:, j].copy() for j, k in enumerate(extras)})
+
+
+def checked_games(play_game: Callable, check_state: Callable, check_end: Callable, rules, players: int,
+                  seed: int, first_game: int, n_games: int, kernels, params) -> int:
+    """A game's invariants hook (sim/core/game.py `check_invariants`): play the games by
+    `play_game(rules, players, seed, game, decide, on_decision=...)`, calling `check_state(g)` after
+    every decision and `check_end(g)` on each finished game; returns the decisions."""
+    count = 0
+
+    def on_decision(g, seat, decision, action):
+        nonlocal count
+        count += 1
+        check_state(g)
+
+    for game in range(first_game, first_game + n_games):
+        decide = Decider(kernels, params, seed, game, players)
+        check_end(play_game(rules, players, seed, game, decide, on_decision=on_decision))
+    return count

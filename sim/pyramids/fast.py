@@ -25,7 +25,7 @@ from numba import njit, prange
 from ..core import engine
 from ..core.batch import Batch
 from ..core.engine import record_endless, record_illegal
-from ..core.nbutil import address_of, borrowed, call_decide, jit_address, view_at
+from ..core.nbutil import borrowed, call_decide, view_at
 from ..core.reference import MAX_TURNS
 from ..core.rng import PLAYER_STREAM_BASE, deck_stream, draw_at, game_key, split_below, stream_of
 from . import board as B
@@ -694,18 +694,7 @@ def _play_range(start, stop, first_game, seed, r, codes, players, calls, fns, pr
                 scores, shares, extras, errors):
     """Play games first_game + start .. first_game + stop - 1 into rows start .. stop - 1.
     `g`, `obs` and `streams` are scratch owned by the caller."""
-    fn_addr = np.zeros(MAX_PLAYERS, np.int64)
-    # the seats' functions may be of different numba types: the tuple is indexed by constants
-    fn_addr[0] = jit_address(fns[0])
-    fn_addr[1] = jit_address(fns[1])
-    fn_addr[2] = jit_address(fns[2])
-    fn_addr[3] = jit_address(fns[3])
-    fn_addr[4] = jit_address(fns[4])
-    prm_addr = np.zeros(MAX_PLAYERS, np.int64)
-    prm_len = np.zeros(MAX_PLAYERS, np.int64)
-    for p in range(players):
-        prm_addr[p] = address_of(prms[p])
-        prm_len[p] = prms[p].shape[0]
+    fn_addr, prm_addr, prm_len = engine.seat_tables(fns, prms, players)
     for row in range(start, stop):
         new_game(g, streams, r, codes, players, seed, first_game + row)
         for p in range(players):
@@ -720,7 +709,7 @@ def _play_range(start, stop, first_game, seed, r, codes, players, calls, fns, pr
             seat = g[G_SEAT]
             prm = view_at(prm_addr[seat], prm_len[seat], np.float64)
             rng = streams[S_SEAT0 + seat:S_SEAT0 + seat + 1]
-            idx = _call_ft(fns, seat, obs[seat], prm, rng)
+            idx = engine.call_ft(fns, seat, obs[seat], prm, rng)
             status = run(g, obs, streams, r, idx)
         if status == RUN_ENDLESS:
             record_endless(errors, row)
@@ -739,19 +728,6 @@ def _play_range(start, stop, first_game, seed, r, codes, players, calls, fns, pr
             total += g[seat_at(g, s) + P_DISCARDS]
         extras[row, 6 * MAX_PLAYERS] = g[G_INITIAL_FIRST]
         extras[row, 6 * MAX_PLAYERS + 1] = total
-
-
-@njit(cache=True, inline="always")
-def _call_ft(fns, seat, obs, prm, rng):
-    if seat == 0:
-        return fns[0](obs, prm, rng)
-    if seat == 1:
-        return fns[1](obs, prm, rng)
-    if seat == 2:
-        return fns[2](obs, prm, rng)
-    if seat == 3:
-        return fns[3](obs, prm, rng)
-    return fns[4](obs, prm, rng)
 
 
 @njit(parallel=True, cache=True, nogil=True)
@@ -774,7 +750,7 @@ def play_batch(rules: PyramidsRules, players: int, seed: int, first_game: int, n
     """Same contract as `reference.play_batch`. kernels must be compiled with DECIDE_SIG;
     natives[seat] is RANDOM_POLICY for the core's `random` (run natively), or -1."""
     rules.check_players(players)
-    calls, fns, prms = engine.lineup(kernels, params, natives, players, MAX_PLAYERS)
+    calls, fns, prms = engine.lineup(kernels, params, natives, players, engine.SEAT_SLOTS)
     scores, shares, extras, errors = engine.outputs(n_games, players, len(EXTRAS))
     if n_games > 0:
         play_block(np.uint64(seed), np.int64(first_game), pack_rules(rules), deck_codes(rules),

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.reference import Decider
+from ..core.reference import checked_games
 from . import board as B
 from . import observation as O
 from .observation import LEVEL_OF, LEVEL_START, POSITION_OF
@@ -64,14 +64,5 @@ def check_end(g: Game) -> None:
 
 def check_invariants(rules, players, seed, first_game, n_games, kernels, params) -> int:
     """Play the games, checking the invariants after every decision; returns the decisions."""
-    count = 0
-
-    def on_decision(g, seat, decision, action):
-        nonlocal count
-        count += 1
-        check_state(g)
-
-    for game in range(first_game, first_game + n_games):
-        decide = Decider(kernels, params, seed, game, players)
-        check_end(play_game(rules, players, seed, game, decide, on_decision=on_decision))
-    return count
+    return checked_games(play_game, check_state, check_end, rules, players, seed, first_game, n_games,
+                         kernels, params)

@@ -1,0 +1,58 @@
+"""CIV's invariants, checked after every decision (the conformance suite's game hook).
+
+The 104 cards are always accounted for, Domain by Domain (deck, box, hands, play areas, Economy
+cards on an embargo, Utopia cards under a democracy, the discard pile, the draft); no count is
+negative; no Hegemony is declared in the middle of a turn; the Art coin is held only with the most
+Art cards; the turn's picks stay in non-decreasing Domain order. At the end the scores recomputed
+here from the counts (numpy, independently of the engine) are the reference engine's, a Hegemony
+winner meets its need, and a game ended on majorities ended on an empty deck after a whole round.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.reference import checked_games
+from .cards import ART, DOMAIN_TOTALS, N_DOMAINS
+from .reference import Game, play_game
+
+
+def check_state(g: Game) -> None:
+    assert g.domain_census() == list(DOMAIN_TOTALS), f"cards not conserved: {g.domain_census()}"
+    for s in range(g.players):
+        for table in (g.hand, g.play, g.embargo, g.democracy, g.packets):
+            assert min(table[s]) >= 0, f"seat {s}: a negative count"
+    assert min(g.discard) >= 0 and min(g.centre) >= 0
+    assert not g.over, "the game is over, yet a decision is asked"
+    if g.coin >= 0:
+        art = [g.count(s, ART) for s in range(g.players)]
+        assert art[g.coin] == max(art) >= g.rules.art_min_cards, f"coin held without a majority: {art}"
+    if g.t is not None:
+        assert 0 <= g.t.minimum < N_DOMAINS and g.t.left >= 0
+
+
+def check_end(g: Game) -> None:
+    c = np.array(g.counts())
+    top = c.max(axis=0)
+    scored = (c == top) & ((top > 0) | g.rules.empty_domain_scores)
+    if g.rules.teams:
+        team = scored[0::2].any(axis=0).sum(), scored[1::2].any(axis=0).sum()
+        points = [team[s % 2] for s in range(4)]
+    else:
+        points = list(scored.sum(axis=1))
+    assert g.majority_points() == [int(x) for x in points]
+    shares = g.win_shares()
+    assert abs(sum(shares) - 1.0) < 1e-9
+    if g.winner >= 0:
+        d = g.hegemony_domain
+        assert c[g.winner, d] >= g.hegemony_base + g.democracy[g.winner][d]
+        assert shares[g.winner] > 0
+    else:
+        assert g.final and g.deck_left() == 0 and g.turns % g.players == 0, "majorities before the end"
+        best = max(points[s] for s in range(g.players))
+        assert all(points[s] == best for s in range(g.players) if shares[s] > 0)
+
+
+def check_invariants(rules, players, seed, first_game, n_games, kernels, params) -> int:
+    """Play the games, checking the invariants after every decision; returns the decisions."""
+    return checked_games(play_game, check_state, check_end, rules, players, seed, first_game, n_games,
+                         kernels, params)
