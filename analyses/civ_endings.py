@@ -112,8 +112,8 @@ Domain at the end of one's turn, 8 at 2 players; in team play it wins for the te
 the deck has run out and the round is complete, on Domain majorities. Per player count and
 set-up (classic, draft; team play at 4, preset `civ-teams`): the share of games won by Hegemony
 with its 95% Wilson interval (the rest end on majorities), the Domain of the Hegemony most often
-won (its share of all games; every Domain in `{files[1]}`), and the game length in turns (all
-seats' turns; mean ± 1.96 SE and the 10th, 50th and 90th percentiles). Each set-up plays the same
+won (its share of all games; every Domain in `{files[1]}`), and the game length
+in turns (all seats' turns; mean ± 1.96 SE and the 10th, 50th and 90th percentiles). Each set-up plays the same
 seeds as classic at the same player count, so the differences from classic are paired game by
 game (± 1.96 SE of the paired difference). These are the games of `civ-first-player`.
 
@@ -128,7 +128,7 @@ game (± 1.96 SE of the paired difference). These are the games of `civ-first-pl
 
 
 def _top(row) -> str:
-    return "-" if row.hegemony_games == 0 else f"{row.domain} {row.share_of_games:.3f}"
+    return "-" if row.hegemony_games == 0 else f"{row.domain} {row.share_of_games:.4f}"
 
 
 def _plot(df: pd.DataFrame, domains: pd.DataFrame, path: Path) -> None:
@@ -143,8 +143,9 @@ def _plot(df: pd.DataFrame, domains: pd.DataFrame, path: Path) -> None:
         axes[0].errorbar(off, sub.hegemony_share, yerr=[sub.hegemony_share - sub.hegemony_ci_low,
                                                         sub.hegemony_ci_high - sub.hegemony_share],
                          fmt="o", capsize=3, label=spec)
-        axes[2].errorbar(off, sub.mean_turns, yerr=Z95 * sub.se_turns, fmt="o", capsize=3, label=spec)
-        axes[2].vlines(off, sub.turns_p10, sub.turns_p90, alpha=0.25, lw=6)
+        mean = axes[2].errorbar(off, sub.mean_turns, yerr=Z95 * sub.se_turns, fmt="o", capsize=3,
+                                label=spec)
+        axes[2].vlines(off, sub.turns_p10, sub.turns_p90, alpha=0.25, lw=6, color=mean[0].get_color())
     axes[0].set_ylabel("share of games won by Hegemony")
     axes[2].set_ylabel("turns (mean ± 95%; bar: 10th-90th percentile)")
     greedy = domains[domains.strategy == strategies[-1]]

@@ -71,6 +71,11 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
                                            zip(order.elo, order.elo_se)],
                         "strength − greedy's ± SE": [f"{r:+.3f} ± {s:.3f}" for r, s in
                                                      zip(order.vs_greedy, order.vs_greedy_se)]})
+    vs_random = matrix[matrix.opponent == "random"]
+    random_wins = ((1 - vs_random.win_share) * vs_random.games).sum()
+    random_note = (f"Random wins {random_wins:g} of its {vs_random.games.sum():,} games, so its "
+                   f"distance from the others is only bounded (by the half win a pairing gets): "
+                   f"the last column is the one to read.")
     searchers = [s for s, kind in ladder() if kind == "search"]
     search_note = (f"The searchers ({', '.join(f'`{s}`' for s in searchers)}) play with a small "
                    f"budget and few games here (the report should take minutes), hence their wide "
@@ -90,7 +95,9 @@ strategy's win share against the column (ties shared) with its 95% Wilson interv
 win each way per pairing), gives each strategy a strength on a log-odds scale (random = 0; Elo
 scale = 400/ln 10 times it), with standard errors from the Fisher information; the last column
 measures every strategy from the greedy (the SE is that of the difference). Rows from the
-strongest. {search_note}
+strongest. {random_note}
+
+{search_note}
 
 {markdown_table(key)}
 

@@ -142,6 +142,23 @@ def tables(quick: bool, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     return pd.DataFrame(rows), pd.DataFrame(domains)
 
 
+def _summary(flipped: pd.DataFrame) -> str:
+    """Which rulings changed nothing, and which changed the balance clearly (data-driven)."""
+    def names(mask):
+        return ", ".join(dict.fromkeys(flipped.variant[mask])) or "none"
+
+    def clear(key):
+        d, se = flipped[f"{key}_vs_base"], flipped[f"se_{key}_vs_base"]
+        return (se > 0) & (d.abs() > CLEAR_Z * se)
+
+    quiet = flipped.groupby("variant", sort=False).changed_share.transform("max") == 0
+    return (f"- Changed no game at any player count: {names(quiet)}.\n"
+            f"- Moved the first side's edge by more than {CLEAR_Z:g} SE at some player count: "
+            f"{names(clear('edge'))}.\n"
+            f"- Moved the share of games won by Hegemony by more than {CLEAR_Z:g} SE at some "
+            f"player count: {names(clear('hegemony'))}.")
+
+
 def _diff(d, se) -> str:
     if np.isnan(d):
         return ""
@@ -182,6 +199,7 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
                                          defaults.hegemony_ci_high)],
         "turns": defaults.mean_turns.map("{:.1f}".format)})
     tests = 4 * len(flipped)
+    summary = _summary(flipped)
     md = f"""## {TITLE}
 
 ![variants]({NAME}.png)
@@ -196,13 +214,16 @@ players. Per variant and player count: the share of games the change alters at a
 recorded outcome differs from the base game on the same seed: win shares, scores, end,
 Hegemony Domain, turns, cards left, cards in play; a ruling that never comes up changes
 nothing), the share whose result it changes (the win shares differ: another winner, or a win
-shared otherwise), the change in the first side's win share (seat 0; in team play seat 0's team), in the share of
-games won by Hegemony, in the share won by Hegemony in the Domain that moves most (all Domains
-in `{files[1]}`) and in the number of turns. `**`: the difference exceeds {CLEAR_Z:g} standard
+shared otherwise), the change in the first side's win share (seat 0; in team play seat 0's
+team), in the share of games won by Hegemony, in the share won by Hegemony in the Domain that
+moves most (all Domains in `{files[1]}`) and in the number of turns. `**`: the difference exceeds {CLEAR_Z:g} standard
 errors; with {tests} differences in the table, about {0.05 * tests:.0f} would pass 1.96 SE by
-chance alone, hardly any {CLEAR_Z:g} SE. The base rules:
+chance alone, hardly any {CLEAR_Z:g} SE. A ruling that changes no game here is one whose
+situation the greedy never brings about (it may matter to other players). The base rules:
 
 {markdown_table(base_key)}
+
+{summary}
 
 {markdown_table(key)}
 
@@ -226,14 +247,20 @@ def _plot(df: pd.DataFrame, path: Path) -> None:
     for i, p in enumerate(players):
         sub = flipped[flipped.players == p].set_index("variant").reindex(labels)
         off = y + (i - (len(players) - 1) / 2) * height
-        axes[0].errorbar(sub.changed_share, off, xerr=[sub.changed_share - sub.changed_ci_low,
-                                                       sub.changed_ci_high - sub.changed_share],
-                         fmt="o", ms=4, capsize=2, label=f"{p} players")
+        any_change = axes[0].errorbar(sub.changed_share, off,
+                                      xerr=[sub.changed_share - sub.changed_ci_low,
+                                            sub.changed_ci_high - sub.changed_share],
+                                      fmt="o", ms=4, capsize=2, label=f"{p} players")
+        axes[0].errorbar(sub.result_changed_share, off,
+                         xerr=[sub.result_changed_share - sub.result_changed_ci_low,
+                               sub.result_changed_ci_high - sub.result_changed_share],
+                         fmt="x", ms=5, capsize=2, color=any_change[0].get_color(), alpha=0.7)
         axes[1].errorbar(sub.edge_vs_base, off, xerr=Z95 * sub.se_edge_vs_base, fmt="o", ms=4,
                          capsize=2, label=f"{p} players")
         axes[2].errorbar(sub.hegemony_vs_base, off, xerr=Z95 * sub.se_hegemony_vs_base, fmt="o",
                          ms=4, capsize=2, label=f"{p} players")
-    axes[0].set_xlabel("share of games the change alters (95% Wilson)")
+    axes[0].set_xlabel("share of games the change alters (o) and whose result it changes (x), "
+                       "95% Wilson", fontsize=9)
     axes[1].set_xlabel("first side's win share: variant - base (95%)")
     axes[2].set_xlabel("share won by Hegemony: variant - base (95%)")
     for ax in axes[1:]:
