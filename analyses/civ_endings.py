@@ -113,9 +113,10 @@ the deck has run out and the round is complete, on Domain majorities. Per player
 set-up (classic, draft; team play at 4, preset `civ-teams`): the share of games won by Hegemony
 with its 95% Wilson interval (the rest end on majorities), the Domain of the Hegemony most often
 won (its share of all games; every Domain in `{files[1]}`), and the game length
-in turns (all seats' turns; mean ± 1.96 SE and the 10th, 50th and 90th percentiles). Each set-up plays the same
-seeds as classic at the same player count, so the differences from classic are paired game by
-game (± 1.96 SE of the paired difference). These are the games of `civ-first-player`.
+in turns (all seats' turns; mean ± 1.96 SE and the 10th, 50th and 90th percentiles). Each
+set-up plays the same seeds as classic at the same player count, so the differences from
+classic are paired game by game (± 1.96 SE of the paired difference). These are the games of
+`civ-first-player`.
 
 {markdown_table(key)}
 

@@ -177,11 +177,13 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
     key = pd.DataFrame({
         "variant": flipped.variant, "players": flipped.players,
         "games changed [95% CI]": [f"{c:.3f} [{lo:.3f}, {hi:.3f}]" for c, lo, hi in
-                                   zip(flipped.changed_share, flipped.changed_ci_low, flipped.changed_ci_high)],
+                                   zip(flipped.changed_share, flipped.changed_ci_low,
+                                       flipped.changed_ci_high)],
         "result changed [95% CI]": [f"{c:.3f} [{lo:.3f}, {hi:.3f}]" for c, lo, hi in
                                     zip(flipped.result_changed_share, flipped.result_changed_ci_low,
                                         flipped.result_changed_ci_high)],
-        "first side's edge Δ ± 95%": [_diff(d, s) for d, s in zip(flipped.edge_vs_base, flipped.se_edge_vs_base)],
+        "first side's edge Δ ± 95%": [_diff(d, s) for d, s in
+                                      zip(flipped.edge_vs_base, flipped.se_edge_vs_base)],
         "Hegemony share Δ ± 95%": [_diff(d, s) for d, s in
                                    zip(flipped.hegemony_vs_base, flipped.se_hegemony_vs_base)],
         "largest Hegemony-Domain Δ ± 95%": [f"{dom} {_diff(d, s)}" if dom else "" for dom, d, s in
@@ -216,10 +218,11 @@ Hegemony Domain, turns, cards left, cards in play; a ruling that never comes up 
 nothing), the share whose result it changes (the win shares differ: another winner, or a win
 shared otherwise), the change in the first side's win share (seat 0; in team play seat 0's
 team), in the share of games won by Hegemony, in the share won by Hegemony in the Domain that
-moves most (all Domains in `{files[1]}`) and in the number of turns. `**`: the difference exceeds {CLEAR_Z:g} standard
-errors; with {tests} differences in the table, about {0.05 * tests:.0f} would pass 1.96 SE by
-chance alone, hardly any {CLEAR_Z:g} SE. A ruling that changes no game here is one whose
-situation the greedy never brings about (it may matter to other players). The base rules:
+moves most (all Domains in `{files[1]}`) and in the number of turns. `**`: the
+difference exceeds {CLEAR_Z:g} standard errors; with {tests} differences in the table, about
+{0.05 * tests:.0f} would pass 1.96 SE by chance alone, hardly any {CLEAR_Z:g} SE. A ruling that
+changes no game here is one whose situation the greedy never brings about (it may matter to
+other players). The base rules:
 
 {markdown_table(base_key)}
 
