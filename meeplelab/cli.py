@@ -238,6 +238,7 @@ def _format_table(df, key: str) -> str:
     import pandas as pd
     shown = pd.DataFrame({
         **({"seat": df["seat"]} if "seat" in df else {}),
+        **({"team": df["team"], "seats": df["seats"]} if "team" in df else {}),
         "strategy": df[key],
         "games": df["games"].map("{:,}".format),
         "mean score ± SE": [f"{m:.3f} ± {s:.3f}" for m, s in zip(df["mean_score"], df["se_score"])],
@@ -252,6 +253,21 @@ def _empty_batch(players, extras):
     from sim.core.batch import Batch
     return Batch(0, np.zeros((0, players), np.int64), np.zeros((0, players), np.float64),
                  {k: np.zeros(0, np.int64) for k in extras})
+
+
+def _teams_text(teams) -> str:
+    from strategies.play import seats_label, team_name
+    return ", ".join(f"{team_name(i)} = seats {seats_label(t)}" for i, t in enumerate(teams))
+
+
+def _seat_and_team_rows(table, team_table, teams):
+    """The CSV of a team game: `row` seat or team; a seat row names its team, a team row's
+    `seat` is its seats (`0+2`)."""
+    import pandas as pd
+    team_of = {s: team_table.team[i] for i, t in enumerate(teams) for s in t}
+    seats = table.assign(row="seat", team=table.seat.map(team_of), seat=table.seat.astype(str))
+    rows = team_table.rename(columns={"seats": "seat"}).assign(row="team")
+    return pd.concat([seats, rows], ignore_index=True)[["row", "seat", "team", *table.columns[1:]]]
 
 
 @contextlib.contextmanager
@@ -278,7 +294,8 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, progre
     """Play seeded games of GAME and print a per-seat table.
 
     Each row: strategy, mean final score ± standard error, win share with a 95% Wilson
-    interval (ties split the win). Seat 0 is the first player (unless a rule draws it, as
+    interval (ties split the win). In team play (CIV's --preset civ-teams) a table per team
+    follows: its win share is its seats' summed, and the CSV holds both (column `row`). Seat 0 is the first player (unless a rule draws it, as
     Schotten Totten's first_player=random). Ctrl-C keeps the games that
     finished and says so.
 
@@ -289,6 +306,7 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, progre
       meeplelab run diamant -s expected-value --preset incan-gold-2006 -n 1e5
       meeplelab run diamant --set rounds=4 --set hazard_copies=4 -s leave-after-hazards:k=2
       meeplelab run diamant --plugin my_strats.py -s my-strategy -s expected-value -s expected-value
+      meeplelab run civ --preset civ-teams -s greedy -s random -s greedy -s random -n 2000
     """
     from strategies.play import per_game_frame, play, resolve_rules
     from strategies.registry import lineup
@@ -299,6 +317,7 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, progre
     players = _resolve_players(g, players, strategies)
     rules_set = resolve_rules(game, preset, rules_file, assignments)
     bound = lineup(game, list(strategies), players)
+    teams = rules_set.team_seats(players)
     if per_game and not output_file:
         raise UsageError("--per-game writes <output stem>-games.csv: give -o FILE.csv too")
     output_path = out.check_writable(output_file) if output_file else None
@@ -310,7 +329,8 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, progre
         first = [True]
 
         def write_rows(batch):
-            per_game_frame(batch, g.extras, g.extra_labels).to_csv(fh, index=False, header=first[0], lineterminator="\n")
+            per_game_frame(batch, g.extras, g.extra_labels, teams).to_csv(
+                fh, index=False, header=first[0], lineterminator="\n")
             first[0] = False
 
         result = play(game, rules_set, bound, games=games, seed=seed, threads=threads,
@@ -323,13 +343,18 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, progre
     click.echo(_headline(game, rules_set, preset, players, info.games, result.engine, info)
                .replace("{seed}", str(seed)))
     click.echo(_format_table(table, "strategy"))
+    team_table = result.team_table()
+    if team_table is not None:
+        click.echo(f"\nteams ({_teams_text(teams)}): a team's win share is its seats' summed")
+        click.echo(_format_table(team_table, "strategy"))
     if output_path:
-        out.write_csv(table, output_path)
+        out.write_csv(table if team_table is None else _seat_and_team_rows(table, team_table, teams),
+                      output_path)
         out.write_json(out.sidecar_path(output_path), out.provenance(
             game=game, preset=preset or rules_set.DEFAULT_PRESET, rules=rules_set.to_dict(),
             **_data_files(rules_set),
-            players=players, strategies=[{"seat": i, "label": b.label, **b.describe()}
-                                         for i, b in enumerate(bound)],
+            players=players, **({"teams": [list(t) for t in teams]} if teams else {}),
+            strategies=[{"seat": i, "label": b.label, **b.describe()} for i, b in enumerate(bound)],
             seed=seed, games=info.games, games_requested=info.requested, threads=info.threads,
             engine=result.engine, elapsed_seconds=round(info.elapsed, 3),
             interrupted=info.interrupted, per_game_file=str(games_path) if games_path else None))
@@ -356,10 +381,14 @@ def tournament(game, players, strategies, games, seed, threads, plugins, engine,
     (S strategies: S rotations), so every comparison is paired on the same cards. Prints one
     row per strategy and a head-to-head table (row outscored column, ties half).
 
+    In team play (CIV's --preset civ-teams: seats 0+2 against 1+3) a strategy's win share is
+    its team's, counted once per game: with two strategies, each is a whole team in turn.
+
     \b
     Examples:
       meeplelab tournament diamant --players 4 -s leave-after-hazards:k=2 \\
           -s leave-at-gems:t=10 -s expected-value -s random-leave:p=0.2 -n 1e5 -o t.csv
+      meeplelab tournament civ --preset civ-teams -s greedy -s majority -n 2000
     """
     from strategies.play import resolve_rules
     from strategies.registry import parse_spec
@@ -383,6 +412,9 @@ def tournament(game, players, strategies, games, seed, threads, plugins, engine,
     click.echo(f"{game} tournament: {players} players, {len(bound)} strategies x {games:,} deals "
                f"({played:,} games), seed {seed}, rules {_rules_label(rules_set, preset)}; "
                f"{elapsed:.2f} s")
+    if res.teams:
+        click.echo(f"team play ({_teams_text(res.teams)}): a strategy's win share is its team's, "
+                   f"one count per game (the mean over its seats); fair share 1/{len(res.teams)}")
     click.echo(_format_table(table, "strategy"))
     click.echo("\nhead-to-head: share of shared games in which the row outscored the column (ties half)")
     click.echo(res.matrix().map(lambda v: "" if v != v else f"{v:.3f}").to_string())
@@ -392,7 +424,8 @@ def tournament(game, players, strategies, games, seed, threads, plugins, engine,
         out.write_json(out.sidecar_path(output_path), out.provenance(
             game=game, preset=preset or rules_set.DEFAULT_PRESET, rules=rules_set.to_dict(),
             **_data_files(rules_set),
-            players=players, strategies=[{"label": b.label, **b.describe()} for b in bound],
+            players=players, **({"teams": [list(t) for t in res.teams]} if res.teams else {}),
+            strategies=[{"label": b.label, **b.describe()} for b in bound],
             seed=seed, deals=games, games=played, rotations=len(bound),
             threads=res.infos[0].threads if res.infos else None,
             elapsed_seconds=round(elapsed, 3), interrupted=res.interrupted,

@@ -45,6 +45,25 @@ def resolve_rules(game: str, preset: str | None = None, rules_file: str | None =
     return rules
 
 
+TEAM_NAMES = "ABCDEFGH"
+
+
+def team_name(i: int) -> str:
+    return TEAM_NAMES[i]
+
+
+def seats_label(seats) -> str:
+    """A team's seats as `0+2`."""
+    return "+".join(str(s) for s in seats)
+
+
+def team_results(scores: np.ndarray, shares: np.ndarray, teams) -> tuple[np.ndarray, np.ndarray]:
+    """Per game and team: the sum of its seats' scores and its share of the win (the sum of its
+    seats' shares), games x teams."""
+    return (np.stack([scores[:, list(t)].sum(axis=1) for t in teams], axis=1),
+            np.stack([shares[:, list(t)].sum(axis=1) for t in teams], axis=1))
+
+
 @dataclasses.dataclass
 class Result:
     game: str
@@ -54,6 +73,8 @@ class Result:
     engine: str
     totals: SeatTotals
     info: RunInfo
+    teams: tuple = ()                        # rules.team_seats(players): () without team play
+    team_totals: SeatTotals | None = None    # per team: summed seat scores, the team's share
 
     def table(self) -> pd.DataFrame:
         """Per seat: strategy, games, mean_score, se_score, win_share, win_ci_low, win_ci_high."""
@@ -63,6 +84,24 @@ class Result:
             "strategy": [b.label for b in self.lineup],
             "games": self.totals.games,
             "mean_score": mean, "se_score": se,
+            "win_share": win, "win_ci_low": low, "win_ci_high": high,
+        })
+
+    def team_table(self) -> pd.DataFrame | None:
+        """Per team (team play only, else None): team (A, B, ...), seats (`0+2`), strategy (its
+        seats' labels, once if they are the same), games, mean_score and se_score (the mean
+        over its seats of their scores, per game), win_share (the team's: its seats' shares
+        summed) with its Wilson interval."""
+        if not self.teams:
+            return None
+        mean, se, win, low, high = self.team_totals.summary()
+        size = np.array([len(t) for t in self.teams], float)
+        return pd.DataFrame({
+            "team": [team_name(i) for i in range(len(self.teams))],
+            "seats": [seats_label(t) for t in self.teams],
+            "strategy": [" + ".join(dict.fromkeys(self.lineup[s].label for s in t)) for t in self.teams],
+            "games": self.team_totals.games,
+            "mean_score": mean / size, "se_score": se / size,
             "win_share": win, "win_ci_low": low, "win_ci_high": high,
         })
 
@@ -156,9 +195,13 @@ def play(game: str, rules, lineup, *, games: int, seed: int = 0, first_game: int
     lineup = _bound(game, lineup)
     play_batch, used = batch_player(game, rules, lineup, seed, engine)
     totals = SeatTotals(len(lineup))
+    teams = rules.team_seats(len(lineup))
+    team_totals = SeatTotals(len(teams)) if teams else None
 
     def collect(batch: Batch) -> None:
         totals.add(batch.scores, batch.shares)
+        if teams:
+            team_totals.add(*team_results(batch.scores, batch.shares, teams))
         if on_batch is not None:
             on_batch(batch)
 
@@ -168,19 +211,24 @@ def play(game: str, rules, lineup, *, games: int, seed: int = 0, first_game: int
                       threads=threads, progress=progress, desc=f"{game} ({used} engine)")
     if info.interrupted and not partial:
         raise KeyboardInterrupt
-    return Result(game, rules, lineup, seed, used, totals, info)
+    return Result(game, rules, lineup, seed, used, totals, info, teams, team_totals)
 
 
-def per_game_frame(batch: Batch, game_extras, labels: dict | None = None) -> pd.DataFrame:
-    """Tidy per-game rows: game, score_0..score_{n-1}, winner (-1: shared or none), extras
-    (coded extras such as Schotten Totten's `end` written as their labels; per-seat extras
-    `name_s` only for the seats of the game)."""
+def per_game_frame(batch: Batch, game_extras, labels: dict | None = None, teams=()) -> pd.DataFrame:
+    """Tidy per-game rows: game, score_0..score_{n-1}, winner (-1: shared or none), in team play
+    winning_team (A, B, ...; empty: shared), extras (coded extras such as Schotten Totten's
+    `end` written as their labels; per-seat extras `name_s` only for the seats of the game)."""
     labels = labels or {}
     players = batch.scores.shape[1]
     cols = {"game": np.arange(batch.first_game, batch.first_game + batch.games)}
     for seat in range(batch.scores.shape[1]):
         cols[f"score_{seat}"] = batch.scores[:, seat]
     cols["winner"] = batch.winners()
+    if teams:
+        _, shares = team_results(batch.scores, batch.shares, teams)
+        best = shares.argmax(axis=1)
+        whole = np.isclose(shares[np.arange(batch.games), best], 1.0)
+        cols["winning_team"] = np.where(whole, np.array(list(TEAM_NAMES[:len(teams)]))[best], "")
     for key in game_extras:
         seat = key.rpartition("_")[2]
         if seat.isdigit() and int(seat) >= players:

@@ -6,10 +6,17 @@ seat j plays strategy (j + r) mod S. Every strategy sits in every seat exactly o
 streams depend only on the seed and the deal), so differences are paired on common random
 numbers. Head-to-head: for each pair of strategies at the same table, the share of games in
 which one outscored the other (ties count half) and the mean score difference.
+
+Team play (the rules' `team_seats`, e.g. CIV's seats 0+2 against 1+3): a seat's result is its
+team's share of the win, and a strategy counts once per game, with the mean over its seats of
+their results and scores (a strategy that fills a team is that team); so a strategy's win share
+is the share of its games its team won (fair: 1 / teams) and its interval counts games, not
+seats. Head-to-head likewise: one count per game, the mean over the pairs of their seats.
 """
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import numpy as np
 import pandas as pd
@@ -37,14 +44,18 @@ class TournamentResult:
     pair_diff: np.ndarray
     pair_diff_sq: np.ndarray
     infos: list[RunInfo]
+    teams: tuple = ()        # the rules' team_seats; () without team play
+    # team play: the per-game means over a strategy's seats are summed times `scale` (pairs:
+    # scale^2), lcm(1..players), so that they stay whole numbers
+    scale: int = 1
 
     @property
     def wins(self) -> np.ndarray:
-        return self.win_units / WIN_UNIT
+        return self.win_units / (WIN_UNIT * self.scale)
 
     @property
     def pair_wins(self) -> np.ndarray:
-        return self.pair_half_wins / 2
+        return self.pair_half_wins / (2 * self.scale ** 2)
 
     @property
     def interrupted(self) -> bool:
@@ -52,7 +63,7 @@ class TournamentResult:
 
     def table(self) -> pd.DataFrame:
         """One row per strategy: strategy, games, mean_score, se_score, win_share, Wilson CI."""
-        mean, se = mean_se(self.score, self.score_sq, self.games)
+        mean, se = mean_se(self.score / self.scale, self.score_sq / self.scale ** 2, self.games)
         low, high = wilson(self.wins, self.games)
         return pd.DataFrame({"strategy": [b.label for b in self.strategies],
                              "games": self.games.astype(np.int64),
@@ -70,7 +81,8 @@ class TournamentResult:
                 if a == b or n == 0:
                     continue
                 low, high = wilson(self.pair_wins[a, b], n)
-                diff, se = mean_se(self.pair_diff[a, b], self.pair_diff_sq[a, b], n)
+                k = self.scale ** 2
+                diff, se = mean_se(self.pair_diff[a, b] / k, self.pair_diff_sq[a, b] / k ** 2, n)
                 rows.append({"strategy": labels[a], "opponent": labels[b], "games": int(n),
                              "win_rate": self.pair_wins[a, b] / n, "win_ci_low": float(low),
                              "win_ci_high": float(high), "mean_diff": float(diff),
@@ -90,31 +102,49 @@ def tournament(game: str, rules, specs: list, players: int, *, deals: int, seed:
                chunk: int | None = None) -> TournamentResult:
     strategies = [parse_spec(game, s) if isinstance(s, str) else s for s in specs]
     S = len(strategies)
+    teams = rules.team_seats(players)
     res = TournamentResult(strategies, deals, seed, *(np.zeros(S, np.int64) for _ in range(4)),
-                           *(np.zeros((S, S), np.int64) for _ in range(4)), infos=[])
+                           *(np.zeros((S, S), np.int64) for _ in range(4)), infos=[], teams=teams,
+                           scale=math.lcm(*range(1, players + 1)) if teams else 1)
     for rot in range(S):
         seat_strategy = [(j + rot) % S for j in range(players)]
-
-        def collect(batch: Batch, idx=seat_strategy) -> None:
-            scores = batch.scores.astype(np.int64)
-            units = win_units(batch.shares)
-            for j, a in enumerate(idx):
-                res.games[a] += batch.games
-                res.score[a] += scores[:, j].sum()
-                res.score_sq[a] += (scores[:, j] ** 2).sum()
-                res.win_units[a] += units[:, j].sum()
-                for k, b in enumerate(idx):
-                    if a == b:
-                        continue
-                    d = scores[:, j] - scores[:, k]
-                    res.pair_n[a, b] += batch.games
-                    res.pair_half_wins[a, b] += 2 * (d > 0).sum() + (d == 0).sum()
-                    res.pair_diff[a, b] += d.sum()
-                    res.pair_diff_sq[a, b] += (d * d).sum()
-
         out = play(game, rules, [strategies[i] for i in seat_strategy], games=deals, seed=seed,
-                   threads=threads, progress=progress, engine=engine, on_batch=collect, chunk=chunk)
+                   threads=threads, progress=progress, engine=engine,
+                   on_batch=lambda batch, idx=seat_strategy: _collect(res, batch, idx), chunk=chunk)
         res.infos.append(out.info)
         if out.info.interrupted:
             break
     return res
+
+
+def _collect(res: TournamentResult, batch: Batch, idx: list[int]) -> None:
+    """Add one batch of games in which seat j played strategy idx[j]."""
+    scores = batch.scores.astype(np.int64)
+    units = win_units(batch.shares)
+    if res.teams:
+        for team in res.teams:          # every seat's result is its team's
+            units[:, list(team)] = units[:, list(team)].sum(axis=1, keepdims=True)
+        groups = [[j for j, x in enumerate(idx) if x == a] for a in dict.fromkeys(idx)]
+    else:
+        groups = [[j] for j in range(len(idx))]     # every seat counts
+    L = res.scale
+    for J in groups:
+        a, w = idx[J[0]], L // len(J)
+        s = scores[:, J].sum(axis=1) * w
+        res.games[a] += batch.games
+        res.score[a] += s.sum()
+        res.score_sq[a] += (s * s).sum()
+        res.win_units[a] += units[:, J].sum() * w
+    for Ja in groups:
+        for Jb in groups:
+            a, b = idx[Ja[0]], idx[Jb[0]]
+            if a == b:
+                continue
+            w = L * L // (len(Ja) * len(Jb))
+            d = sum(scores[:, j] - scores[:, k] for j in Ja for k in Jb) * w
+            half = sum(2 * (scores[:, j] > scores[:, k]) + (scores[:, j] == scores[:, k])
+                       for j in Ja for k in Jb) * w
+            res.pair_n[a, b] += batch.games
+            res.pair_half_wins[a, b] += half.sum()
+            res.pair_diff[a, b] += d.sum()
+            res.pair_diff_sq[a, b] += (d * d).sum()

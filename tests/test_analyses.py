@@ -1,5 +1,7 @@
 """Statistical pieces of the analyses, checked on data with a known answer; the tactic-card-value
 analysis in quick mode (complete, coherent, deterministic)."""
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -133,3 +135,143 @@ def test_first_player_and_game_shape_figures_are_those_of_the_games(tmp_path):
         for end, code in reference.END_CODES.items():
             assert row[f"end_{end}"] == pytest.approx((b.extras["end"] == code).mean())
         assert row.end_adjacent + row.end_five + row.end_blocked == pytest.approx(1)
+
+
+# ---------------------------------------------------------------- CIV
+@pytest.fixture(scope="module")
+def civ_quick(tmp_path_factory):
+    from analyses import civ_endings, civ_first_player
+    out = tmp_path_factory.mktemp("civ")
+    civ_first_player.run(out, quick=True, seed=7)
+    civ_endings.run(out, quick=True, seed=7)
+    return out
+
+
+def _civ_reference_games(preset, spec, players, n, seed):
+    """The same games on the reference engine (the analyses use the fast one)."""
+    from sim.core.batch import Batch
+    from strategies.play import play, resolve_rules
+    batches = []
+    play("civ", resolve_rules("civ", preset), [spec] * players, games=n, seed=seed,
+         engine="reference", progress=False, on_batch=batches.append)
+    return Batch.concat(sorted(batches, key=lambda b: b.first_game))
+
+
+def test_civ_first_player_covers_every_set_up_and_is_the_games(civ_quick):
+    from analyses.civ_common import QUICK_GAMES, SELF_PLAY, configurations
+    df = pd.read_csv(civ_quick / "civ-first-player.csv")
+    assert [(r.strategy, r.setup, r.players) for r in df.itertuples()] == [
+        (s, setup, p) for s, _ in SELF_PLAY for setup, _, p in configurations()]
+    assert (df.games == QUICK_GAMES).all()
+    assert ((df.win_ci_low <= df.first_win_share) & (df.first_win_share <= df.win_ci_high)).all()
+    assert np.allclose(df.edge, df.first_win_share - df.fair_share)
+    teams = df[df.setup == "teams"]
+    assert (teams.fair_share == 0.5).all() and (teams.side == "team A (seats 0+2)").all()
+    assert (df[df.setup != "teams"].side == "seat 0").all()
+    for preset, players, side in (("civ-teams", 4, [0, 2]), ("civ-draft", 3, [0])):
+        b = _civ_reference_games(preset, "random", players, QUICK_GAMES, 7)
+        row = df[(df.strategy == "random") & (df.setup == preset[4:]) & (df.players == players)].iloc[0]
+        assert row.first_win_share == pytest.approx(b.shares[:, side].sum(axis=1).mean())
+        assert row.mean_turns == pytest.approx(b.extras["turns"].mean())
+
+
+def test_civ_endings_shares_add_up_and_pair_with_classic(civ_quick):
+    from analyses.civ_common import configurations
+    from sim.civ.cards import DOMAINS
+    df = pd.read_csv(civ_quick / "civ-endings.csv")
+    domains = pd.read_csv(civ_quick / "civ-endings-domains.csv")
+    assert len(df) == 2 * len(configurations()) and len(domains) == len(df) * len(DOMAINS)
+    assert np.allclose(df.hegemony_share + df.majority_share, 1)
+    by = domains.groupby(["strategy", "setup", "players"], sort=False).share_of_games.sum()
+    assert np.allclose(by.to_numpy(), df.hegemony_share.to_numpy())
+    assert ((df.turns_p10 <= df.turns_median) & (df.turns_median <= df.turns_p90)).all()
+    first = pd.read_csv(civ_quick / "civ-first-player.csv")      # the same games
+    assert np.allclose(first.hegemony_share, df.hegemony_share)
+    classic = df[df.setup == "classic"].set_index(["strategy", "players"])
+    other = df[df.setup != "classic"]
+    assert classic.hegemony_vs_classic.isna().all()
+    for r in other.itertuples():
+        base = classic.loc[(r.strategy, r.players)]
+        assert r.hegemony_vs_classic == pytest.approx(r.hegemony_share - base.hegemony_share)
+        assert r.turns_vs_classic == pytest.approx(r.mean_turns - base.mean_turns)
+    b = _civ_reference_games("civ-classic", "greedy", 2, int(df.games[0]), 7)
+    row = df[(df.strategy == "greedy") & (df.setup == "classic") & (df.players == 2)].iloc[0]
+    assert row.hegemony_share == pytest.approx((b.extras["end"] == 1).mean())
+
+
+def test_civ_variants_flip_every_ruling_but_teams():
+    from analyses.civ_variants import VARIANTS
+    from sim.civ.rules import CivRules
+    rulings = {p.name for p in CivRules.params() if p.ruling}
+    flipped = {k for _, _, changes, _ in VARIANTS for k in changes}
+    assert rulings - {"teams"} <= flipped and "setup" in flipped
+    for label, base, changes, players in VARIANTS:
+        rules = CivRules.preset(base).replace(**changes)      # valid, and a change
+        assert rules != CivRules.preset(base), label
+        for p in players:
+            rules.check_players(p)
+
+
+@pytest.fixture(scope="module")
+def civ_variants_quick(tmp_path_factory):
+    from analyses import civ_variants
+    out = tmp_path_factory.mktemp("civ-variants")
+    section = civ_variants.run(out, quick=True, seed=3)
+    return civ_variants, out, section
+
+
+def test_civ_variants_are_paired_with_their_base(civ_variants_quick):
+    cv, out, section = civ_variants_quick
+    df = pd.read_csv(out / f"{cv.NAME}.csv", keep_default_na=False, na_values=[""])
+    flipped = df[~df.variant.str.startswith("default")]
+    assert len(flipped) == sum(len(p) for *_, p in cv.VARIANTS)
+    assert (df.games == cv.QUICK_GAMES).all()
+    base = df[df.variant.str.startswith("default")].set_index(["base", "players"])
+    for r in flipped.itertuples():
+        b = base.loc[(r.base, r.players)]
+        assert r.edge_vs_base == pytest.approx(r.first_win_share - b.first_win_share)
+        assert r.hegemony_vs_base == pytest.approx(r.hegemony_share - b.hegemony_share)
+        assert r.turns_vs_base == pytest.approx(r.mean_turns - b.mean_turns)
+        assert r.result_changed_share <= r.changed_share
+        if r.changed_share == 0:      # no game changed: nothing may differ
+            assert r.edge_vs_base == r.hegemony_vs_base == r.turns_vs_base == 0
+    # a different deal changes every game
+    assert (flipped[flipped.variant == "draft set-up"].changed_share == 1).all()
+    domains = pd.read_csv(out / f"{cv.NAME}-domains.csv")
+    assert len(domains) == 6 * len(df)
+    assert "Seed: 3" in section.markdown and f"meeplelab analyse {cv.NAME}" in section.markdown
+
+
+def test_civ_ladder_takes_every_built_in_strategy_and_searchers_with_a_budget(monkeypatch):
+    from analyses import civ_ladder
+    from strategies import registry
+    specs = [s for s, _ in civ_ladder.ladder()]
+    assert specs[:3] == ["random", "greedy", "majority"]
+    assert [s for s in specs if s.startswith("domain-focus")] == [
+        f"domain-focus:domain={d}" for d in ("military", "religion", "economy", "science", "art", "utopia")]
+    builtin = [s for s in registry.all_strategies("civ") if s.origin == "built-in"]
+    fake = [dataclasses.replace(builtin[0], name="flat-mc", stochastic=True),
+            dataclasses.replace(builtin[0], name="new-search", stochastic=True),
+            dataclasses.replace(builtin[0], name="plugin-search", stochastic=True, origin="plugin x.py")]
+    monkeypatch.setattr(civ_ladder, "all_strategies", lambda game: builtin + fake)
+    entries = civ_ladder.ladder()
+    assert entries[-2:] == [(civ_ladder.SEARCH_SPECS["flat-mc"], "search"), ("new-search", "search")]
+    assert len(entries) == len(specs) + 2
+
+
+def test_civ_ladder_quick_run_is_a_complete_round_robin(tmp_path):
+    from analyses import civ_ladder
+    section = civ_ladder.run(tmp_path, quick=True, seed=4)
+    budget = {s: civ_ladder.QUICK_GAMES[kind] for s, kind in civ_ladder.ladder()}
+    specs = list(budget)
+    matrix = pd.read_csv(tmp_path / "civ-ladder.csv").set_index(["strategy", "opponent"])
+    ratings = pd.read_csv(tmp_path / "civ-ladder-ratings.csv")
+    assert ratings.strategy.tolist() == specs and ratings.bradley_terry[0] == 0
+    assert len(matrix) == len(specs) * (len(specs) - 1)
+    for a in specs:
+        for b in specs:
+            if a != b:      # the same games seen from both sides
+                assert matrix.win_share[a, b] + matrix.win_share[b, a] == pytest.approx(1)
+                assert matrix.games[a, b] == 2 * min(budget[a], budget[b])   # both seatings
+    assert ratings.set_index("strategy").vs_greedy["greedy"] == 0
+    assert "No search strategy is registered" in section.markdown or "searchers (" in section.markdown

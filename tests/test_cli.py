@@ -236,6 +236,63 @@ def test_tournament_writes_table_head_to_head_and_sidecar(cli, tmp_path):
     assert side["rules"] == DiamantRules.preset().to_dict()
 
 
+# ------------------------------------------------------------------ team play (CIV civ-teams)
+TEAM_LINEUP = ["-s", "greedy", "-s", "majority", "-s", "greedy", "-s", "majority"]
+
+
+def test_run_in_team_play_reports_each_teams_win_share(cli, tmp_path):
+    n = 300
+    result = cli("run", "civ", "--preset", "civ-teams", *TEAM_LINEUP, "-n", n, "--seed", 4,
+                 "-o", "t.csv", "--per-game")
+    assert result.exit_code == 0, result.output
+    assert "teams (A = seats 0+2, B = seats 1+3)" in result.stdout
+    table = pd.read_csv(tmp_path / "t.csv", dtype={"seat": str})
+    assert list(table.columns) == ["row", "seat", "team", *RUN_COLUMNS[1:]]
+    assert table.row.tolist() == ["seat"] * 4 + ["team"] * 2
+    assert table.seat.tolist() == ["0", "1", "2", "3", "0+2", "1+3"]
+    assert table.team.tolist() == ["A", "B", "A", "B", "A", "B"]
+    seats, teams = table[table.row == "seat"], table[table.row == "team"].set_index("team")
+    # a team's share is its seats' summed; the two teams share every game's win
+    assert teams.win_share["A"] == pytest.approx(seats.win_share.iloc[[0, 2]].sum())
+    assert teams.win_share.sum() == pytest.approx(1.0) and (teams.games == n).all()
+    assert (teams.win_ci_low < teams.win_share).all() and (teams.win_share < teams.win_ci_high).all()
+    assert teams.mean_score["A"] == pytest.approx(seats.mean_score.iloc[[0, 2]].mean())
+    games = pd.read_csv(tmp_path / "t-games.csv", keep_default_na=False)
+    assert "winning_team" in games.columns and set(games.winning_team) <= {"A", "B", ""}
+    assert (games.winning_team == "A").mean() == pytest.approx(teams.win_share["A"], abs=0.5 / n)
+    assert (games.winner == -1).all()          # a team's win is shared by its two seats
+    assert read_json(tmp_path / "t.json")["teams"] == [[0, 2], [1, 3]]
+
+
+def test_run_without_teams_keeps_the_per_seat_table_only(cli, tmp_path):
+    result = cli("run", "civ", "-s", "random", "-n", 50, "-o", "c.csv", "--per-game")
+    assert result.exit_code == 0, result.output
+    assert "teams" not in result.stdout and "teams" not in read_json(tmp_path / "c.json")
+    assert list(pd.read_csv(tmp_path / "c.csv").columns) == RUN_COLUMNS
+    assert "winning_team" not in pd.read_csv(tmp_path / "c-games.csv").columns
+
+
+def test_tournament_in_team_play_counts_each_strategys_team_once_a_game(cli, tmp_path):
+    n = 200
+    result = cli("tournament", "civ", "--preset", "civ-teams", "-s", "greedy", "-s", "majority",
+                 "-n", n, "--seed", 5, "-o", "tt.csv")
+    assert result.exit_code == 0, result.output
+    assert "team play (A = seats 0+2, B = seats 1+3)" in result.stdout
+    table = pd.read_csv(tmp_path / "tt.csv").set_index("strategy")
+    assert list(table.games) == [2 * n, 2 * n]                 # 2 rotations, one count a game
+    assert table.win_share.sum() == pytest.approx(1.0)
+    # rotation 0 is the run greedy, random, greedy, random; rotation 1 the run with seats swapped
+    runs = []
+    for k, lineup in enumerate((TEAM_LINEUP, TEAM_LINEUP[2:] + TEAM_LINEUP[:2])):
+        assert cli("run", "civ", "--preset", "civ-teams", *lineup, "-n", n, "--seed", 5,
+                   "-o", f"r{k}.csv").exit_code == 0
+        teams = pd.read_csv(tmp_path / f"r{k}.csv", dtype={"seat": str})
+        runs.append(teams[teams.row == "team"].set_index("team").win_share)
+    greedy = table.index[0]
+    assert table.win_share[greedy] == pytest.approx((runs[0]["A"] + runs[1]["B"]) / 2)
+    assert read_json(tmp_path / "tt.json")["teams"] == [[0, 2], [1, 3]]
+
+
 # ------------------------------------------------------------------ playthrough
 def test_playthrough_is_the_game_of_the_run_with_that_seed_and_index(cli, tmp_path):
     """The reference engine's record of game 9 ends as row 9 of a run on the fast engine."""
@@ -441,12 +498,12 @@ def test_ctrl_c_while_a_chunk_is_being_written_keeps_it_whole(cli, tmp_path, mon
     # Ctrl-C as a terminal delivers it, whatever an earlier test in this worker left installed
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
 
-    def interrupted_frame(batch, extras, labels=None):
+    def interrupted_frame(batch, extras, labels=None, teams=()):
         calls.append(batch.first_game)
         if len(calls) == 2:
             # to this thread, now (os.kill may wake another thread, and the handler run late)
             signal.raise_signal(signal.SIGINT)     # Ctrl-C half-way through chunk 2's rows
-        return real(batch, extras, labels)
+        return real(batch, extras, labels, teams)
 
     monkeypatch.setattr(strategies.play, "per_game_frame", interrupted_frame)
     try:

@@ -8,7 +8,9 @@ import pytest
 import strategies.tournament as tournament_module
 from sim.core.batch import Batch
 from sim.core.runner import RunInfo
+from sim.civ.rules import CivRules
 from sim.core.stats import wilson
+from sim.diamant.rules import DiamantRules
 from strategies.registry import parse_spec
 
 SPECS = ["always-continue", "leave-at-gems:t=10", "leave-after-hazards:k=2"]
@@ -31,7 +33,8 @@ def test_tournament_bookkeeping_on_scripted_games(monkeypatch):
         return types.SimpleNamespace(info=RunInfo(games, games, 0.0, 1, False))
 
     monkeypatch.setattr(tournament_module, "play", scripted_play)
-    result = tournament_module.tournament("diamant", None, SPECS, 3, deals=4, seed=9)
+    result = tournament_module.tournament("diamant", DiamantRules.preset(), SPECS, 3, deals=4,
+                                          seed=9)
     # rotation r puts strategy (seat + r) mod 3 in each seat, on the same deals (one seed)
     assert lineups == [[0, 1, 2], [1, 2, 0], [2, 0, 1]] and seeds == [9, 9, 9]
     a, b, c = labels
@@ -53,3 +56,56 @@ def test_tournament_bookkeeping_on_scripted_games(monkeypatch):
     matrix = result.matrix()
     assert (matrix.loc[a, b], matrix.loc[b, a], matrix.loc[b, c]) == (1.0, 0.0, 0.5)
     assert list(matrix.index) == labels and list(matrix.columns) == labels
+
+
+# ---------------------------------------------------------------- team play (CIV's civ-teams)
+def _team_script(monkeypatch, labels, lineups):
+    """Scripted 4-seat team games: team A (seats 0 and 2) scores 3 and always wins, team B
+    scores 1; each seat's share is half its team's."""
+    def scripted_play(game, rules, seats, *, games, seed, on_batch, **options):
+        lineups.append([labels.index(b.label) for b in seats])
+        scores = np.tile([3, 1, 3, 1], (games, 1))
+        on_batch(Batch(0, scores, np.tile([0.5, 0.0, 0.5, 0.0], (games, 1)), {}))
+        return types.SimpleNamespace(info=RunInfo(games, games, 0.0, 1, False))
+    monkeypatch.setattr(tournament_module, "play", scripted_play)
+
+
+def test_team_play_counts_a_strategy_once_a_game_with_its_teams_result(monkeypatch):
+    specs = ["greedy", "random"]
+    labels = [parse_spec("civ", s).label for s in specs]
+    lineups = []
+    _team_script(monkeypatch, labels, lineups)
+    result = tournament_module.tournament("civ", CivRules.preset("civ-teams"), specs, 4, deals=5, seed=1)
+    assert lineups == [[0, 1, 0, 1], [1, 0, 1, 0]]       # each strategy a whole team in turn
+    table = result.table().set_index("strategy")
+    # 2 rotations x 5 deals, one count per game; team A won them all: each strategy half
+    assert table.games.tolist() == [10, 10] and table.win_share.tolist() == [0.5, 0.5]
+    assert table.win_ci_low[labels[0]] == pytest.approx(wilson(5, 10)[0])
+    assert table.mean_score.tolist() == [2.0, 2.0]
+    assert table.se_score[labels[0]] == pytest.approx(np.sqrt(10 / 9 / 10))   # 3 or 1, five each
+    h2h = result.head_to_head().set_index(["strategy", "opponent"])
+    assert h2h.games.tolist() == [10, 10] and h2h.win_rate[labels[0], labels[1]] == 0.5
+    assert h2h.mean_diff[labels[0], labels[1]] == 0.0
+
+
+def test_team_play_with_a_strategy_on_both_teams_takes_the_mean_of_its_seats(monkeypatch):
+    specs = ["greedy", "random", "majority"]
+    labels = [parse_spec("civ", s).label for s in specs]
+    lineups = []
+    _team_script(monkeypatch, labels, lineups)
+    result = tournament_module.tournament("civ", CivRules.preset("civ-teams"), specs, 4, deals=4, seed=1)
+    assert lineups == [[0, 1, 2, 0], [1, 2, 0, 1], [2, 0, 1, 2]]
+    table = result.table().set_index("strategy")
+    # greedy: rotation 0 in seats 0 (A) and 3 (B): 0.5 a game; rotation 1 seat 2 (A): 1;
+    # rotation 2 seat 1 (B): 0. One count a game: 12 games, not 16 seat-games
+    assert table.games.tolist() == [12, 12, 12]
+    assert table.win_share.tolist() == pytest.approx([0.5, 0.5, 0.5])
+    assert table.mean_score[labels[0]] == pytest.approx(2.0)       # scores 2, 3, 1 four times each
+    assert table.se_score[labels[0]] == pytest.approx(np.sqrt(8 / 11 / 12))
+    h2h = result.head_to_head().set_index(["strategy", "opponent"])
+    # greedy against random: rotation 0 seats {0, 3} against {1}: a win and a tie, 0.75 a game;
+    # rotation 1 seat 2 against seats {0, 3}: a tie and a win, 0.75; rotation 2 B against A: 0
+    assert h2h.games[labels[0], labels[1]] == 12
+    assert h2h.win_rate[labels[0], labels[1]] == pytest.approx(0.5)
+    assert h2h.mean_diff[labels[0], labels[1]] == pytest.approx(0.0)
+    assert h2h.se_diff[labels[0], labels[1]] == pytest.approx(np.sqrt(24 / 11 / 12))  # 1, 1, -2

@@ -111,6 +111,10 @@ class CivRules(RuleSet):
         if self.teams and players != 4:
             raise UsageError(f"civ: team play needs 4 players (got {players})")
 
+    def team_seats(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """§7: seats 0 and 2 (team A) against 1 and 3 (team B), in team play."""
+        return ((0, 2), (1, 3)) if self.teams else ()
+
     # ---------------------------------------------------------------- by player count (§2)
     def levels(self, players: int) -> tuple[int, int]:
         """(Level 1, Level 2) thresholds."""

@@ -162,6 +162,11 @@ class RuleSet:
     def check_players(self, players: int) -> None:
         """Raise UsageError if the rule set does not allow this many players (games override)."""
 
+    def team_seats(self, players: int) -> tuple[tuple[int, ...], ...]:
+        """The teams of a game of `players` seats, each a tuple of seats that win together (team
+        A first), or () when every seat plays for itself (games with team play override)."""
+        return ()
+
     # -------------------------------------------------------------- construction
     @classmethod
     def preset(cls, name: str | None = None):
