@@ -490,8 +490,9 @@ def _check_cards(p: Position, rules: CivRules) -> None:
     drawn = N_CARDS - box - deck
     start = rules.hand_size if rules.setup == "classic" else 4
     if drawn < P * start:
-        raise _fail(p, "deck", f"deck {deck}: {drawn} cards have left the deck, but the {rules.setup} deal alone "
-                               f"takes {P * start} ({start} for each of {P} seats)")
+        written = f"deck {deck}: " if "deck" in p.lines else f"(deck {deck} once these cards are placed) "
+        raise _fail(p, "deck", f"{written}{drawn} cards have left the deck, but the {rules.setup} deal alone takes "
+                               f"{P * start} ({start} for each of {P} seats)")
     n = drawn_by_age(rules, P, drawn)
     conflict = age_conflict(known, n)
     if conflict is not None:
@@ -503,7 +504,8 @@ def _check_cards(p: Position, rules: CivRules) -> None:
         held = ", ".join(f"{sum(COUNTS[a][d] for a in ages)} {DOMAIN_TITLES[d]}" for d in over)
         others = [a for a in range(N_AGES) if a not in ages]
         out = "; ".join(f"Age {AGE_NAMES[a]} {n[a]}" for a in range(N_AGES))
-        raise _fail(p, "deck", f"the position shows {shown} cards out of the deck, but {age_names(ages)} hold "
+        raise _fail(p, "deck", f"the position shows {shown} cards out of the deck, but {age_names(ages)} "
+                               f"{'holds' if len(ages) == 1 else 'hold'} "
                                f"{held}, and only {sum(n[a] for a in others)} cards of {age_names(others)} have "
                                f"left the deck (it is stacked Age I on top, then II, then III: deck {deck} and box "
                                f"{box} leave {drawn} cards drawn, by Age: {out})")
