@@ -9,16 +9,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from sim.civ import notation as N
 from sim.civ import observation as O
 from sim.civ.cards import AGE_OF, DOMAIN_TOTALS, N_DOMAINS
+from sim.civ.invariants import check_state
 from sim.civ.reference import Game
 from sim.civ.rules import CivRules
 from sim.core.errors import UsageError
 from sim.core.kernels import random_choice
 from sim.core.reference import Decider
 from strategies import civ_position as positions
+from test_civ_invariants import lineup, setups
 from test_cli import assert_usage_error
 from test_schotten_totten_position import PLUGIN as ST_PLUGIN
 
@@ -65,11 +69,13 @@ def defined_fields(obs: np.ndarray, players: int) -> list:
     return [list(x) for x in parts]
 
 
-def play_recording(rules, players, seed, game, at_decision):
-    """A reference game between random strategies (as play_game plays it); at_decision(g, seat,
-    decision, obs) before each play and effect decision with no effect in progress."""
+def play_recording(rules, players, seed, game, at_decision, kernels=None, params=None):
+    """A reference game (as play_game plays it, between random strategies unless kernels are
+    given); at_decision(g, seat, decision, obs) before each play and effect decision with no
+    effect in progress."""
     g = Game(rules, players, seed, game)
-    decide = Decider([random_choice] * players, [np.zeros(1)] * players, seed, game, players)
+    decide = Decider(kernels or [random_choice] * players, params or [np.zeros(1)] * players, seed, game,
+                     players)
 
     def watching(seat, obs, where):
         decision = int(obs[O.DECISION])
@@ -114,6 +120,24 @@ def test_every_play_and_effect_decision_of_a_real_game_round_trips(name):
         end = N.from_game(g)
         assert N.parse_position(N.format_position(end), rules) == end
     assert seen >= {(O.D_PLAY, False), (O.D_EFFECT, False), (O.D_EFFECT, True)}
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=setups(), seed=st.integers(0, 2**32), game=st.integers(0, 10**6))
+def test_positions_of_games_under_drawn_rules_and_strategies_round_trip(setup, seed, game):
+    """Every reachable position passes the checks (none refuses a real game's position)."""
+    rules, players, specs = setup
+    kernels, params = lineup(specs, rules, players, seed)
+
+    def at_decision(g, seat, decision, obs):
+        p = N.from_game(g, seat, decision)
+        again = N.parse_position(N.format_position(p), rules)
+        assert again == p
+        assert defined_fields(N.decision_at(again, rules, seed).observation(), players) == \
+            defined_fields(obs, players)
+
+    g = play_recording(rules, players, seed, game, at_decision, kernels, params)
+    assert N.parse_position(N.format_position(N.from_game(g)), rules) == N.from_game(g)
 
 
 def playthrough_positions(path: Path):
@@ -335,6 +359,7 @@ def test_the_game_at_a_position_places_every_card_and_deals_the_unknown_ones_by_
     p = N.parse_position(text, RULES)
     games = [N.game_at(p, RULES, seed) for seed in range(8)]
     for g in games:
+        check_state(g)                                      # the engine's invariants hold at a position
         assert g.domain_census() == list(DOMAIN_TOTALS) and g.deck_left() == p.deck
         ages = [AGE_OF[c] for c in g.deck[g.top:]]
         assert ages == sorted(ages) and ages[0] == 1       # Age I is out: Age II on top
