@@ -27,7 +27,7 @@ M Military, R Religion, E Economy, K Science (K for Knowledge), A Art, U Utopia,
                           known hand to be asked anything). Required.
       play CARDS          its play area (default: empty)
       embargo CARDS       the Economy cards lying on its Domains (Embargo: it may not play those
-                          Domains this turn or its next)
+                          Domains until the end of its next turn)
       democracy CARDS     the Utopia cards under its Domains (Democracy: +1 card for Hegemony)
   discard CARDS           the face-up discard pile (default: empty)
   deck N                  the cards left in the deck (default: the 104 cards less every other)
