@@ -536,6 +536,14 @@ def position(game, position_file, strategies, seed, plugins, preset, rules_file,
     strategy chooses. The card ids are those of the rules' deck (--set deck=FILE).
     `meeplelab playthrough pyramids` prints positions in this notation.
 
+    CIV (sim/civ/notation.py): cards counted per Domain (M R E K A U and a count), one line per
+    seat such as `0: hand M1 K2; play R3 A1; embargo K1` ('?N': N cards not known), then
+    `discard M4 R2; deck 60; coin 0` and the turn line `turn 14: seat 1; first 0` (add
+    `played K; permanent K` for the effect decision of the turn in progress). Prints each seat's
+    counts, levels, majority points and closest Hegemony, the legal decisions of the seat on
+    turn, and with -s what each strategy chooses. `meeplelab playthrough civ` prints positions
+    in this notation. Without --preset, a header `civ 4 players teams` uses civ-teams.
+
     \b
     Examples:
       meeplelab position schotten-totten position.txt
@@ -544,6 +552,7 @@ def position(game, position_file, strategies, seed, plugins, preset, rules_file,
       meeplelab position pyramids necropolis.txt
       meeplelab position pyramids round.txt -s random --seed 3
       printf '0: pyramid 1 2 3 / 4 5\\n1: pyramid 6 7\\n' | meeplelab position pyramids -
+      meeplelab position civ position.txt -s greedy -s random --seed 3
     """
     import importlib
     from strategies.play import resolve_rules
@@ -597,7 +606,9 @@ def playthrough(game, strategies, players, seed, game_index, plugins, output_fil
     and piles included, in the notation `meeplelab position` reads. Pyramids: each decision in
     words, each seat's cards before each round and at the end, and each round's state at its
     first decision, in the notation `meeplelab position pyramids` reads (the seat lines and the
-    `round ...` line after them are a position).
+    `round ...` line after them are a position). CIV: each decision in words with its effect
+    and targets, and the position before each turn in the notation `meeplelab position civ`
+    reads.
 
     \b
     Examples:

@@ -27,4 +27,5 @@ GAME = Game(
            BenchSetup(None, ("random",) * 2, 200_000, 100)),
     playthrough_lineups={"*": ("random", "random", "random", "random")},
     random_native=fast.RANDOM_POLICY,
+    position="strategies.civ_position:show",
 )

@@ -1,38 +1,28 @@
 """Playthroughs: a readable record of one seeded game, turn by turn (reference engine).
 
-Every decision (forced ones too) in the words of the rules, every effect and target named. Before
-each turn, every seat's hand, play area, embargoes and democracies per Domain, the discard pile,
-the deck and the coin. So a change in what the rules do, in the deal or in the streams shows up in
-tests/playthroughs/ turn by turn.
+Every decision (forced ones too) in the words of the rules, every effect and target named (what
+an Attack takes from whom, the hand an Inquisition takes and what it gives back, the cards a
+Technological Leap draws). Before each turn, the position at its first decision in the notation
+`meeplelab position civ` reads (notation.py: the seat lines, the piles line and the turn line
+are a position); the draft's packets as comments; the position at the end. So a change in what
+the rules do, in the deal or in the streams shows up in tests/playthroughs/ turn by turn.
 """
 from __future__ import annotations
 
 from ..core.batch import StrategyError
 from ..core.reference import Decider
+from . import notation
 from . import observation as O
-from .cards import DOMAIN_LETTERS, DOMAIN_TITLES, N_DOMAINS
+from .cards import DOMAIN_OF, DOMAIN_TITLES, N_DOMAINS, SCIENCE
+from .notation import counts_text
 from .reference import Game, play_game
 from .rules import CivRules
 
 
-def counts_text(counts) -> str:
-    """Counts per Domain as letters (M R E K A U), e.g. 'M2 A1', or '-'."""
-    return " ".join(f"{DOMAIN_LETTERS[d]}{n}" for d, n in enumerate(counts) if n) or "-"
-
-
-def seat_lines(g: Game) -> list[str]:
-    lines = []
-    for s in range(g.players):
-        line = f"{s}: hand {counts_text(g.hand[s])}; play {counts_text(g.play[s])}"
-        if any(g.embargo[s]):
-            line += f"; embargo {counts_text(g.embargo[s])}"
-        if any(g.democracy[s]):
-            line += f"; democracy {counts_text(g.democracy[s])}"
-        lines.append(line)
-    coin = f"seat {g.coin}" if g.coin >= 0 else "nobody"
-    lines.append(f"# discard {counts_text(g.discard)}; deck {g.deck_left()}; Art coin {coin}"
-                 + ("; final round" if g.final else ""))
-    return lines
+def draft_lines(g: Game) -> list[str]:
+    """The draft's start: what each seat drew (a position cannot show the draft in progress)."""
+    packets = " | ".join(f"{s}: {counts_text(g.packets[s])}" for s in range(g.players))
+    return [f"# the draft: packets {packets}; deck {g.deck_left()}"]
 
 
 PICK_WORDS = {O.D_DRAFT_KEEP: "keeps {d}", O.D_DRAFT_TAKE: "puts {d} into play", O.D_PLAY: "plays {d}",
@@ -42,7 +32,12 @@ PICK_WORDS = {O.D_DRAFT_KEEP: "keeps {d}", O.D_DRAFT_TAKE: "puts {d} into play",
 
 
 def action_words(g: Game, seat: int, decision: int, action: int) -> str:
+    """An action in words, with what it does to whom (the state is the one at the decision)."""
     kind, d, arg = O.action_kind(action), O.action_domain(action), O.action_arg(action)
+    if decision == O.D_ATTACK:
+        return f"attacks {DOMAIN_TITLES[d]} ({attack_victims(g, seat, d)})"
+    if decision == O.D_GIVE:
+        return f"gives {DOMAIN_TITLES[d]} back to seat {g.t.target}"
     if decision in PICK_WORDS:
         return PICK_WORDS[decision].format(d=DOMAIN_TITLES[d])
     if kind == O.A_STOP:
@@ -53,11 +48,27 @@ def action_words(g: Game, seat: int, decision: int, action: int) -> str:
         whose = [q for q in range(g.players) if q != seat and g.level(q, d) >= arg]
         return f"copies {O.effect_name(action)} of seat {whose[0]} (Art coin)"
     if kind == O.A_SAC:
-        return f"sacrifices {DOMAIN_TITLES[d]}: {O.effect_name(action)}"
+        words = f"sacrifices {DOMAIN_TITLES[d]}: {O.effect_name(action)}"
+        if d == SCIENCE:                  # the deck's next cards, seen by the record only
+            drawn = [0] * N_DOMAINS
+            for c in g.deck[g.top:g.top + min(g.rules.leap_cards, g.deck_left())]:
+                drawn[DOMAIN_OF[c]] += 1
+            words += f", draws {counts_text(drawn)}" if any(drawn) else ", draws nothing (the deck is empty)"
+        return words
     if decision == O.D_INQUISITION:
-        return f"takes the hand of seat {arg}"
+        return f"takes the hand of seat {arg} ({counts_text(g.hand[arg])})"
     what = "embargoes" if decision == O.D_EMBARGO else "puts Democracy under"
     return f"{what} {DOMAIN_TITLES[d]} of seat {arg}"
+
+
+def attack_victims(g: Game, seat: int, d: int) -> str:
+    """Who discards a card of Domain d to an Attack of `seat`, asked once the Military card is
+    sacrificed (reference.Game.use: every seat with one, itself included, the teammate unless
+    attack_hits_teammate is off)."""
+    hit = [q for q in range(g.players) if g.play[q][d]
+           and not (q == g.teammate(seat) and not g.rules.attack_hits_teammate)]
+    names = ["itself"] * (seat in hit) + [f"seat {q}" for q in hit if q != seat]
+    return "discarded by " + ", ".join(names) if names else "nobody has one"
 
 
 def playthrough(rules: CivRules, players: int, seed: int, game: int, kernels, params) -> str:
@@ -70,8 +81,10 @@ def playthrough(rules: CivRules, players: int, seed: int, game: int, kernels, pa
         turn = g.turns if g.t is not None else "draft"
         if turn != state["turn"]:
             state["turn"] = turn
-            lines.extend(seat_lines(g))
-            lines.append(f"# turn {g.turns + 1}: seat {g.current}" if g.t is not None else "# the draft")
+            if g.t is None:
+                lines.extend(draft_lines(g))
+            else:
+                lines.append(notation.format_position(notation.from_game(g, seat, decision), header=False).rstrip())
         lines.append(f"seat {seat} ({O.DECISION_NAMES[decision]}): {action_words(g, seat, decision, action)}")
 
     try:
@@ -79,7 +92,8 @@ def playthrough(rules: CivRules, players: int, seed: int, game: int, kernels, pa
     except StrategyError as e:     # keep the record up to the failing decision
         e.record = "\n".join(lines) + "\n"
         raise
-    lines.extend(seat_lines(g))
+    lines.append("# the end")
+    lines.append(notation.format_position(notation.from_game(g), header=False).rstrip())
     if g.winner >= 0:
         lines.append(f"# Hegemony: seat {g.winner} in {DOMAIN_TITLES[g.hegemony_domain]} after {g.turns} turns")
     else:
