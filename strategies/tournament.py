@@ -87,7 +87,7 @@ class TournamentResult:
 
 def tournament(game: str, rules, specs: list, players: int, *, deals: int, seed: int = 0,
                threads: int | None = None, progress: bool | None = None, engine: str = "auto",
-               chunk: int | None = None) -> TournamentResult:
+               chunk: int | None = None, compile_plugins: str = "auto") -> TournamentResult:
     strategies = [parse_spec(game, s) if isinstance(s, str) else s for s in specs]
     S = len(strategies)
     res = TournamentResult(strategies, deals, seed, *(np.zeros(S, np.int64) for _ in range(4)),
@@ -113,7 +113,8 @@ def tournament(game: str, rules, specs: list, players: int, *, deals: int, seed:
                     res.pair_diff_sq[a, b] += (d * d).sum()
 
         out = play(game, rules, [strategies[i] for i in seat_strategy], games=deals, seed=seed,
-                   threads=threads, progress=progress, engine=engine, on_batch=collect, chunk=chunk)
+                   threads=threads, progress=progress, engine=engine, on_batch=collect, chunk=chunk,
+                   compile_plugins=compile_plugins)
         res.infos.append(out.info)
         if out.info.interrupted:
             break

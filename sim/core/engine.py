@@ -27,13 +27,17 @@ ERR_FLAG, ERR_SEAT, ERR_ACTION, ERR_N_LEGAL, ERR_WHERE0, ERR_WHERE1, ERR_FIELDS 
 ILLEGAL, ENDLESS = 1, 2
 NATIVE_NONE = -1     # the seat's strategy is called through its kernel, not run natively
 SEAT_SLOTS = 5       # the seat slots of `seat_tables` and `call_ft` (a game's `lineup` width)
+INLINED = 1000       # native code INLINED + k: kernel k of the engine's `Inlined` token
 
 
-def lineup(kernels, params, natives, players: int, width: int):
+def lineup(kernels, params, natives, players: int, width: int, inlined=None):
     """(codes, fns, prms) for `width` seat slots: each seat's native code (NATIVE_NONE: call
-    its kernel), kernel and float64 parameters; slots past `players` repeat seat 0's and are
-    never used."""
+    its kernel; INLINED + k: kernel k of the `inlined` token), kernel and float64 parameters;
+    slots past `players` repeat seat 0's and are never used."""
     natives = list(natives) if natives is not None else [NATIVE_NONE] * players
+    if inlined:
+        natives = [INLINED + inlined.slot(k) if n == NATIVE_NONE and inlined.slot(k) >= 0 else n
+                   for n, k in zip(natives, kernels)]
     seat = [p if p < players else 0 for p in range(width)]
     codes = np.array([natives[p] if p < players else NATIVE_NONE for p in range(width)], np.int64)
     fns = tuple(kernels[s] for s in seat)
