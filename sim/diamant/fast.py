@@ -22,7 +22,10 @@ overhead; numba's reference counting and exception paths must stay out of the lo
   deciding seat's own fields are written only before other strategies. A lineup of them
   only runs a loop with no test of the strategy per decision (`_threshold_decisions`).
 - Other strategies are called through the address of their compiled body (`call_decide`),
-  numba's own calling convention: ~4 ns a call, mostly the 23 words of three array arguments.
+  numba's own calling convention, or, for plugins compiled into the engine
+  (`sim/core/inlined.py`), directly: a lineup of those has its own loop too
+  (`_inlined_decisions`), writes the deciding seat's own view only for kernels that read it
+  (O.OWN_VIEW) and seeds only the streams of kernels that may draw.
 - The decision to leave is not a branch: leavers are appended unconditionally and counted
   with `m += action == 1`; seats still inside are a list (`inside`), not a test per seat.
 - The deck is dealt one card ahead, so the next card (and its kind, the game's coin toss,
@@ -32,13 +35,7 @@ overhead; numba's reference counting and exception paths must stay out of the lo
   addressing mode. `error_model="numpy"` removes the zero-division exception paths.
 - Round and game set-up keep counts up to date instead of scanning the cards, and are
   separate calls (see `_new_game`).
-Measured on the way (same-process A/B, best of many runs): one block +13%, `nonneg` +15%,
-dealing ahead +5%, threshold-as-data with no own fields written +25% (a switch on the code,
-as a jump table, alone cost ~9%), the threshold-only loop +10%. Tried without gain: a
-branchless treasure/hazard reveal (the division and per-seat loop then run for every card),
-a per-card share table instead of `//`, unvectorised or unmasked carried-gem updates,
-skipping the observation's deck counts. Benchmarks on this 2-vCPU VM are bimodal (another
-busy vCPU costs ~25%, the call-by-address path more): compare in one process, best of many.
+What each of these measured, and what was tried without gain: docs/engine-performance.md.
 """
 from __future__ import annotations
 
