@@ -19,9 +19,10 @@ import numpy as np
 from numba import njit
 
 from .batch import Batch, StrategyError
-from .nbutil import address_of, jit_address
+from .nbutil import address_of, call_decide, jit_address, view_at
 from .observation import illegal_message
 from .reference import endless_game
+from .rng import split_below
 
 ERR_FLAG, ERR_SEAT, ERR_ACTION, ERR_N_LEGAL, ERR_WHERE0, ERR_WHERE1, ERR_FIELDS = range(7)
 ILLEGAL, ENDLESS = 1, 2
@@ -76,6 +77,60 @@ def call_ft(fns, seat, obs, prm, rng):
     if seat == 3:
         return fns[3](obs, prm, rng)
     return fns[4](obs, prm, rng)
+
+
+# ---------------------------------------------------------------- resumable turn machines
+# An engine whose game is a resumable machine, `run(g, obs, streams, r, resume)` returning n > 0
+# at a decision it does not take itself (Pyramids, CIV), keeps its seats' call table in its
+# state vector g, at an offset `at` of its choosing: four rows of SEAT_SLOTS, the row offsets
+# below. The seats' streams are streams[stream_at + seat].
+CALL_ROW, FN_ROW, PRM_ROW, PRM_LEN_ROW = (k * SEAT_SLOTS for k in range(4))
+CALL_TABLE = 4 * SEAT_SLOTS
+RANDOM_NATIVE = 0    # the core's `random`, run natively: uniform from the seat's stream
+CALL_JIT = 100       # through the address of its compiled body (`call_decide`)
+CALL_FT = 101        # through its first-class function value, by the caller of `run`
+CALL_STOP = 102      # not at all: `run` returns at its decisions (a search's own moves)
+
+
+@njit(cache=True, inline="always")
+def set_calls(g, at, natives, fn_addr, prm_addr, prm_len, players):
+    """The call table of a machine engine: the core's `random` natively, any other strategy by
+    the address of its compiled body, or else by its function value (`answer`)."""
+    for p in range(players):
+        code = natives[p]
+        if code != RANDOM_NATIVE:
+            code = CALL_JIT if fn_addr[p] != 0 else CALL_FT
+        g[at + CALL_ROW + p], g[at + FN_ROW + p] = code, fn_addr[p]
+        g[at + PRM_ROW + p], g[at + PRM_LEN_ROW + p] = prm_addr[p], prm_len[p]
+
+
+@njit(cache=True, inline="always")
+def decide(g, at, seat, n, obs, streams, stream_at, r, fill):
+    """Seat's choice among the n legal actions of a machine engine's pending decision:
+    (index, False), or (0, True) when the caller of `run` decides (CALL_FT: seat's vector
+    filled; CALL_STOP). `fill(g, r, seat, vector)` writes the seat's observation, only for a
+    strategy that reads it (not the native `random`)."""
+    call = g[at + CALL_ROW + seat]
+    if call == RANDOM_NATIVE:
+        streams[stream_at + seat], idx = split_below(streams[stream_at + seat], n)
+        return idx, False
+    if call == CALL_STOP:
+        return 0, True
+    o = obs[seat]
+    fill(g, r, seat, o)
+    if call == CALL_FT:
+        return 0, True
+    prm = view_at(g[at + PRM_ROW + seat], g[at + PRM_LEN_ROW + seat], np.float64)
+    rng = streams[stream_at + seat:stream_at + seat + 1]
+    return call_decide(g[at + FN_ROW + seat], o, prm, rng), False
+
+
+@njit(cache=True, inline="always")
+def answer(fns, g, at, seat, obs, streams, stream_at):
+    """The index seat's first-class function value chooses (CALL_FT), its vector filled."""
+    prm = view_at(g[at + PRM_ROW + seat], g[at + PRM_LEN_ROW + seat], np.float64)
+    rng = streams[stream_at + seat:stream_at + seat + 1]
+    return call_ft(fns, seat, obs[seat], prm, rng)
 
 
 def outputs(n_games: int, players: int, n_extras: int):
