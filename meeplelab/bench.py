@@ -10,8 +10,8 @@ it is also timed with its built-ins called through their function pointers, on a
 and for the start-up time of a new process. A game that declares a `plugin_bench` is also timed
 as a user's plugin runs: a plugin file whose strategy is exactly a built-in's code is written
 to a temporary folder, loaded with `load_plugin_file` and timed in whole runs
-(`strategies.play.play`, as `meeplelab run` does) against the built-in, interleaved, best of
-`repeat` (at least 3).
+(`strategies.play.play`, as `meeplelab run` does) against the built-in, compiled into the engine
+and through its pointer, interleaved, best of `repeat` (at least 3).
 
 Search strategies are also timed per decision (the declaration's `search_bench`): the searcher
 plays whole games against an opponent, seats alternating, and every call of its kernel is timed
@@ -42,25 +42,30 @@ play({game!r}, resolve_rules({game!r}), {strategies!r}, games=1, seed=0, progres
 """
 
 
-def plugin_rates(game: str, setup: PluginBench, games: int, repeat: int) -> tuple[float, float]:
-    """(built-in, plugin file) games/s on one thread in whole runs, interleaved, best of
-    `repeat`: the plugin as a user writes it, loaded from a file like `--plugin FILE`."""
+def plugin_rates(game: str, setup: PluginBench, games: int, repeat: int) -> dict[str, float]:
+    """Games/s on one thread in whole runs, interleaved, best of `repeat`, of the built-in and
+    of the plugin file as a user writes it (loaded like `--plugin FILE`), compiled into the
+    engine (`--compile-plugins always`, the default for long runs) and called through its
+    pointer (`never`): {"built-in": .., "compiled in": .., "pointer": ..}."""
     rules = resolve_rules(game)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench_plugin.py"
         path.write_text(setup.source)
         load_plugin_file(path)
-        specs = {"builtin": [setup.builtin] * setup.players, "plugin": [setup.plugin] * setup.players}
+        runs = {"built-in": (setup.builtin, "never"), "compiled in": (setup.plugin, "always"),
+                "pointer": (setup.plugin, "never")}
         best = {}
-        for k, specs_k in specs.items():   # compile / load everything before timing
-            play(game, rules, specs_k, games=1000, seed=1, threads=1, progress=False)
+        for k, (spec, mode) in runs.items():   # compile / load everything before timing
+            play(game, rules, [spec] * setup.players, games=1000, seed=1, threads=1,
+                 progress=False, compile_plugins=mode)
             best[k] = float("inf")
         for _ in range(repeat):
-            for k, specs_k in specs.items():
+            for k, (spec, mode) in runs.items():
                 start = time.perf_counter()
-                play(game, rules, specs_k, games=games, seed=1, threads=1, progress=False)
+                play(game, rules, [spec] * setup.players, games=games, seed=1, threads=1,
+                     progress=False, compile_plugins=mode)
                 best[k] = min(best[k], time.perf_counter() - start)
-    return games / best["builtin"], games / best["plugin"]
+    return {k: games / t for k, t in best.items()}
 
 
 def _best_rate(fn, games: int, repeat: int) -> float:
@@ -173,12 +178,15 @@ def run(game: str, games: int | None = None, reference_games: int | None = None,
     if g.plugin_bench is not None:
         p = g.plugin_bench
         n = games or g.bench[0].games
-        builtin, plugin = plugin_rates(game, p, n, max(repeat, 3))
+        rates = plugin_rates(game, p, n, max(repeat, 3))
+        builtin = rates["built-in"]
         yield (f"\na plugin file identical to a built-in, {p.players} x {p.builtin}, 1 thread, whole "
                f"runs (best of {max(repeat, 3)} x {n:,} games, interleaved)")
         yield f"built-in:                             {builtin:>12,.0f} games/s"
-        yield (f"plugin file:                          {plugin:>12,.0f} games/s   "
-               f"({plugin / builtin:.0%} of built-in speed)")
+        for k, label in (("compiled in", "plugin compiled into the engine:"),
+                         ("pointer", "plugin through its pointer:")):
+            yield (f"{label:<38}{rates[k]:>12,.0f} games/s   "
+                   f"({rates[k] / builtin:.0%} of built-in speed)")
     set_threads(available_threads())
     searches = g.search_bench
     if searches and search_games != 0:

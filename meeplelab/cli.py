@@ -84,6 +84,12 @@ def play_options(fn):
                      help="Progress bar (default: on a terminal, for long runs)."),
         click.option("--engine", type=click.Choice(["auto", "fast", "reference"]), default="auto",
                      show_default=True, help="auto: the compiled engine unless a strategy cannot be compiled."),
+        click.option("--compile-plugins", type=click.Choice(["auto", "always", "never"]),
+                     default="auto", show_default=True,
+                     help="Compile plugin strategies into the fast engine, where the game's engine "
+                          "can: full speed, after one compilation per version of the plugin's "
+                          "source (cached). auto: when already compiled or for 1e6 games or more; "
+                          "never: call them through a pointer. The games are the same."),
         click.option("--plugin", "plugins", multiple=True, type=click.Path(dir_okay=False),
                      metavar="FILE.py", help="Load strategies from a Python file (repeatable)."),
         click.option("--threads", type=int, default=None, help="Compiled threads (default: all cores)."),
@@ -289,8 +295,8 @@ def _maybe_atomic(path):
 @click.option("--chunk", type=click.IntRange(1), default=None,
               help="Games per batch (granularity of progress and of Ctrl-C).")
 @friendly
-def run(game, players, strategies, games, seed, threads, plugins, engine, progress, preset,
-        rules_file, assignments, output_file, per_game, chunk):
+def run(game, players, strategies, games, seed, threads, plugins, engine, compile_plugins, progress,
+        preset, rules_file, assignments, output_file, per_game, chunk):
     """Play seeded games of GAME and print a per-seat table.
 
     Each row: strategy, mean final score ± standard error, win share with a 95% Wilson
@@ -334,7 +340,7 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, progre
             first[0] = False
 
         result = play(game, rules_set, bound, games=games, seed=seed, threads=threads,
-                      progress=progress, engine=engine, chunk=chunk,
+                      progress=progress, engine=engine, chunk=chunk, compile_plugins=compile_plugins,
                       on_batch=write_rows if fh is not None else None)
         if fh is not None and first[0]:   # no game finished (early Ctrl-C): still a valid CSV
             write_rows(_empty_batch(players, g.extras))
@@ -373,8 +379,8 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, progre
               help="Write the per-strategy table to FILE.csv, head-to-head to FILE-head-to-head.csv, "
                    "provenance to FILE.json.")
 @friendly
-def tournament(game, players, strategies, games, seed, threads, plugins, engine, progress, preset,
-               rules_file, assignments, output_file):
+def tournament(game, players, strategies, games, seed, threads, plugins, engine, compile_plugins,
+               progress, preset, rules_file, assignments, output_file):
     """Round-robin: every strategy in every seat equally often, on the same decks.
 
     Each of the N deals (-n) is played once per rotation of the strategies over the seats
@@ -405,7 +411,7 @@ def tournament(game, players, strategies, games, seed, threads, plugins, engine,
     if output_path:
         h2h_path = out.check_writable(output_path.with_name(output_path.stem + "-head-to-head.csv"))
     res = run_tournament(game, rules_set, bound, players, deals=games, seed=seed, threads=threads,
-                         progress=progress, engine=engine)
+                         progress=progress, engine=engine, compile_plugins=compile_plugins)
     table, h2h = res.table(), res.head_to_head()
     elapsed = sum(i.elapsed for i in res.infos)
     played = sum(i.games for i in res.infos)

@@ -10,6 +10,7 @@ This is the Python API behind `meeplelab run`:
 from __future__ import annotations
 
 import dataclasses
+import sys
 import warnings
 from typing import Callable
 
@@ -18,6 +19,7 @@ import pandas as pd
 
 from sim import games as game_registry
 from sim.core.batch import Batch, StrategyError
+from sim.core import inlined as inl
 from sim.core.errors import UsageError
 from sim.core.runner import RunInfo, run_chunks
 from sim.core.stats import SeatTotals
@@ -25,6 +27,8 @@ from sim.core.stats import SeatTotals
 from .registry import Bound, StrategyWarning, lineup as make_lineup
 
 REFERENCE_CHUNK = 512
+COMPILE_MODES = ("auto", "always", "never")
+COMPILE_MIN_GAMES = 1_000_000   # auto: a run this long compiles its plugins into the engine
 
 
 class StrategyFailure(UsageError):
@@ -142,15 +146,34 @@ def _check_players(g, rules, players: int) -> None:
     rules.check_players(players)
 
 
-def batch_player(game: str, rules, lineup: list[Bound], seed: int, engine: str = "auto"
-                 ) -> tuple[Callable[[int, int], Batch], str]:
-    """A `play_batch(first_game, n)` closure for the runner, and the engine it uses."""
+def plugins_to_compile(game: str, lineup: list[Bound], games: int, mode: str = "auto"
+                       ) -> inl.Inlined:
+    """The plugin kernels to compile into the fast engine (sim/core/inlined.py): with mode
+    "always"; with "auto" when that engine is already compiled for them or the run is long
+    (COMPILE_MIN_GAMES); never with "never", nor for a game whose engine cannot."""
+    if mode not in COMPILE_MODES:
+        raise UsageError(f"compile plugins {mode!r}: allowed {', '.join(COMPILE_MODES)}")
+    kernels = [b.strategy.kernel for b in lineup if b.strategy.origin != "built-in"
+               and b.strategy.compiled and b.strategy.native < 0]
+    if not kernels or mode == "never" or not game_registry.get(game).compiles_plugins:
+        return inl.NONE
+    token = inl.Inlined(kernels)
+    if mode == "always" or games >= COMPILE_MIN_GAMES or inl.compiled_before(game, token):
+        return token
+    return inl.NONE
+
+
+def batch_player(game: str, rules, lineup: list[Bound], seed: int, engine: str = "auto",
+                 compiled_in: inl.Inlined = inl.NONE) -> tuple[Callable[[int, int], Batch], str]:
+    """A `play_batch(first_game, n)` closure for the runner, and the engine it uses;
+    `compiled_in`: plugin kernels the fast engine compiles into itself (`plugins_to_compile`)."""
     g = game_registry.get(game)
     players = len(lineup)
     _check_players(g, rules, players)
     engine = choose_engine(lineup, engine)
     kernels, params = kernels_and_params(lineup, rules)
     natives = [b.strategy.native for b in lineup]
+    extra = {"inlined": compiled_in} if compiled_in else {}
 
     def reference(first: int, n: int) -> Batch:
         try:
@@ -160,7 +183,7 @@ def batch_player(game: str, rules, lineup: list[Bound], seed: int, engine: str =
 
     def fast(first: int, n: int) -> Batch:
         try:
-            return g.fast_play(rules, players, seed, first, n, kernels, params, natives)
+            batch = g.fast_play(rules, players, seed, first, n, kernels, params, natives, **extra)
         except StrategyError as e:
             raise _failure(game, lineup, seed, e) from None
         except (KeyboardInterrupt, MemoryError):
@@ -169,6 +192,9 @@ def batch_player(game: str, rules, lineup: list[Bound], seed: int, engine: str =
             # a compiled strategy raised: replay the chunk on the reference engine to find it
             reference(first, n)
             raise
+        if compiled_in:
+            inl.mark_compiled(game, compiled_in)
+        return batch
 
     return (fast if engine == "fast" else reference), engine
 
@@ -187,13 +213,21 @@ def _failure(game: str, lineup: list[Bound], seed: int, e: StrategyError) -> Str
 def play(game: str, rules, lineup, *, games: int, seed: int = 0, first_game: int = 0,
          threads: int | None = None, chunk: int | None = None, progress: bool | None = None,
          engine: str = "auto", on_batch: Callable[[Batch], None] | None = None,
-         partial: bool = True) -> Result:
+         partial: bool = True, compile_plugins: str = "auto") -> Result:
     """Play `games` seeded games; `lineup` is a list of Bound or of strategy specs.
 
     On Ctrl-C the games that finished are returned (`result.info.interrupted`), or, with
-    partial=False (analyses, which need every game), KeyboardInterrupt propagates."""
+    partial=False (analyses, which need every game), KeyboardInterrupt propagates.
+    `compile_plugins` (auto, always, never): see `plugins_to_compile`; the games are the same."""
     lineup = _bound(game, lineup)
-    play_batch, used = batch_player(game, rules, lineup, seed, engine)
+    compiled_in = plugins_to_compile(game, lineup, games, compile_plugins)
+    play_batch, used = batch_player(game, rules, lineup, seed, engine, compiled_in)
+    if (used == "fast" and compiled_in and not inl.compiled_before(game, compiled_in)
+            and progress is not False):
+        names = ", ".join(dict.fromkeys(b.strategy.name for b in lineup
+                                        if b.strategy.kernel in compiled_in.kernels))
+        print(f"compiling {names} into the {game} engine: once per version of its source, "
+              f"then cached", file=sys.stderr)
     totals = SeatTotals(len(lineup))
     teams = rules.team_seats(len(lineup))
     team_totals = SeatTotals(len(teams)) if teams else None

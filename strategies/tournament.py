@@ -99,7 +99,7 @@ class TournamentResult:
 
 def tournament(game: str, rules, specs: list, players: int, *, deals: int, seed: int = 0,
                threads: int | None = None, progress: bool | None = None, engine: str = "auto",
-               chunk: int | None = None) -> TournamentResult:
+               chunk: int | None = None, compile_plugins: str = "auto") -> TournamentResult:
     strategies = [parse_spec(game, s) if isinstance(s, str) else s for s in specs]
     S = len(strategies)
     teams = rules.team_seats(players)
@@ -110,7 +110,8 @@ def tournament(game: str, rules, specs: list, players: int, *, deals: int, seed:
         seat_strategy = [(j + rot) % S for j in range(players)]
         out = play(game, rules, [strategies[i] for i in seat_strategy], games=deals, seed=seed,
                    threads=threads, progress=progress, engine=engine,
-                   on_batch=lambda batch, idx=seat_strategy: _collect(res, batch, idx), chunk=chunk)
+                   on_batch=lambda batch, idx=seat_strategy: _collect(res, batch, idx), chunk=chunk,
+                   compile_plugins=compile_plugins)
         res.infos.append(out.info)
         if out.info.interrupted:
             break

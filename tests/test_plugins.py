@@ -385,9 +385,16 @@ def test_plugins_identical_to_built_ins_play_the_same_games(tmp_path, preset, as
         assert np.array_equal(seen["built-in", "fast"][:n], seen["built-in", "reference"])
 
 
-def test_bench_times_a_plugin_file_against_the_built_in():
-    from meeplelab.bench import plugin_rates
+def test_bench_times_a_plugin_file_against_the_built_in(monkeypatch):
+    from meeplelab import bench
     from sim import games
-    builtin, plugin = plugin_rates("diamant", games.get("diamant").plugin_bench, 2000, 1)
-    assert builtin > 0 and plugin > 0
+    modes = []
+
+    def play_never_compiling(*args, compile_plugins, **kwargs):   # compiling in: tested apart
+        modes.append(compile_plugins)
+        return play(*args, compile_plugins="never", **kwargs)
+    monkeypatch.setattr(bench, "play", play_never_compiling)
+    rates = bench.plugin_rates("diamant", games.get("diamant").plugin_bench, 2000, 1)
+    assert set(rates) == {"built-in", "compiled in", "pointer"} and min(rates.values()) > 0
+    assert "always" in modes and "never" in modes
     assert registry.get("diamant", "bench-plugin-hazards").origin.startswith("plugin file")

@@ -19,21 +19,26 @@ import numpy as np
 from numba import njit
 
 from .batch import Batch, StrategyError
-from .nbutil import address_of, jit_address
+from .nbutil import address_of, call_decide, jit_address, view_at
 from .observation import illegal_message
 from .reference import endless_game
+from .rng import split_below
 
 ERR_FLAG, ERR_SEAT, ERR_ACTION, ERR_N_LEGAL, ERR_WHERE0, ERR_WHERE1, ERR_FIELDS = range(7)
 ILLEGAL, ENDLESS = 1, 2
 NATIVE_NONE = -1     # the seat's strategy is called through its kernel, not run natively
 SEAT_SLOTS = 5       # the seat slots of `seat_tables` and `call_ft` (a game's `lineup` width)
+INLINED = 1000       # native code INLINED + k: kernel k of the engine's `Inlined` token
 
 
-def lineup(kernels, params, natives, players: int, width: int):
+def lineup(kernels, params, natives, players: int, width: int, inlined=None):
     """(codes, fns, prms) for `width` seat slots: each seat's native code (NATIVE_NONE: call
-    its kernel), kernel and float64 parameters; slots past `players` repeat seat 0's and are
-    never used."""
+    its kernel; INLINED + k: kernel k of the `inlined` token), kernel and float64 parameters;
+    slots past `players` repeat seat 0's and are never used."""
     natives = list(natives) if natives is not None else [NATIVE_NONE] * players
+    if inlined:
+        natives = [INLINED + inlined.slot(k) if n == NATIVE_NONE and inlined.slot(k) >= 0 else n
+                   for n, k in zip(natives, kernels)]
     seat = [p if p < players else 0 for p in range(width)]
     codes = np.array([natives[p] if p < players else NATIVE_NONE for p in range(width)], np.int64)
     fns = tuple(kernels[s] for s in seat)
@@ -72,6 +77,60 @@ def call_ft(fns, seat, obs, prm, rng):
     if seat == 3:
         return fns[3](obs, prm, rng)
     return fns[4](obs, prm, rng)
+
+
+# ---------------------------------------------------------------- resumable turn machines
+# An engine whose game is a resumable machine, `run(g, obs, streams, r, resume)` returning n > 0
+# at a decision it does not take itself (Pyramids, CIV), keeps its seats' call table in its
+# state vector g, at an offset `at` of its choosing: four rows of SEAT_SLOTS, the row offsets
+# below. The seats' streams are streams[stream_at + seat].
+CALL_ROW, FN_ROW, PRM_ROW, PRM_LEN_ROW = (k * SEAT_SLOTS for k in range(4))
+CALL_TABLE = 4 * SEAT_SLOTS
+RANDOM_NATIVE = 0    # the core's `random`, run natively: uniform from the seat's stream
+CALL_JIT = 100       # through the address of its compiled body (`call_decide`)
+CALL_FT = 101        # through its first-class function value, by the caller of `run`
+CALL_STOP = 102      # not at all: `run` returns at its decisions (a search's own moves)
+
+
+@njit(cache=True, inline="always")
+def set_calls(g, at, natives, fn_addr, prm_addr, prm_len, players):
+    """The call table of a machine engine: the core's `random` natively, any other strategy by
+    the address of its compiled body, or else by its function value (`answer`)."""
+    for p in range(players):
+        code = natives[p]
+        if code != RANDOM_NATIVE:
+            code = CALL_JIT if fn_addr[p] != 0 else CALL_FT
+        g[at + CALL_ROW + p], g[at + FN_ROW + p] = code, fn_addr[p]
+        g[at + PRM_ROW + p], g[at + PRM_LEN_ROW + p] = prm_addr[p], prm_len[p]
+
+
+@njit(cache=True, inline="always")
+def decide(g, at, seat, n, obs, streams, stream_at, r, fill):
+    """Seat's choice among the n legal actions of a machine engine's pending decision:
+    (index, False), or (0, True) when the caller of `run` decides (CALL_FT: seat's vector
+    filled; CALL_STOP). `fill(g, r, seat, vector)` writes the seat's observation, only for a
+    strategy that reads it (not the native `random`)."""
+    call = g[at + CALL_ROW + seat]
+    if call == RANDOM_NATIVE:
+        streams[stream_at + seat], idx = split_below(streams[stream_at + seat], n)
+        return idx, False
+    if call == CALL_STOP:
+        return 0, True
+    o = obs[seat]
+    fill(g, r, seat, o)
+    if call == CALL_FT:
+        return 0, True
+    prm = view_at(g[at + PRM_ROW + seat], g[at + PRM_LEN_ROW + seat], np.float64)
+    rng = streams[stream_at + seat:stream_at + seat + 1]
+    return call_decide(g[at + FN_ROW + seat], o, prm, rng), False
+
+
+@njit(cache=True, inline="always")
+def answer(fns, g, at, seat, obs, streams, stream_at):
+    """The index seat's first-class function value chooses (CALL_FT), its vector filled."""
+    prm = view_at(g[at + PRM_ROW + seat], g[at + PRM_LEN_ROW + seat], np.float64)
+    rng = streams[stream_at + seat:stream_at + seat + 1]
+    return call_ft(fns, seat, obs[seat], prm, rng)
 
 
 def outputs(n_games: int, players: int, n_extras: int):

@@ -72,6 +72,8 @@ class Game:
     # to (rule set, label) (default_preset applies when neither --preset nor --rules is given) and
     # `specs` are the -s strategies; None: the game has no position notation
     position: str | None = None
+    # the fast engine takes `inlined=` (sim/core/inlined.py): plugins compiled into it
+    compiles_plugins: bool = False
 
     def playthrough_lineup(self, preset: str) -> list[str]:
         return list(self.playthrough_lineups.get(preset, self.playthrough_lineups["*"]))

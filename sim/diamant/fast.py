@@ -22,7 +22,10 @@ overhead; numba's reference counting and exception paths must stay out of the lo
   deciding seat's own fields are written only before other strategies. A lineup of them
   only runs a loop with no test of the strategy per decision (`_threshold_decisions`).
 - Other strategies are called through the address of their compiled body (`call_decide`),
-  numba's own calling convention: ~4 ns a call, mostly the 23 words of three array arguments.
+  numba's own calling convention, or, for plugins compiled into the engine
+  (`sim/core/inlined.py`), directly: a lineup of those has its own loop too
+  (`_inlined_decisions`), writes the deciding seat's own view only for kernels that read it
+  (O.OWN_VIEW) and seeds only the streams of kernels that may draw.
 - The decision to leave is not a branch: leavers are appended unconditionally and counted
   with `m += action == 1`; seats still inside are a list (`inside`), not a test per seat.
 - The deck is dealt one card ahead, so the next card (and its kind, the game's coin toss,
@@ -32,13 +35,7 @@ overhead; numba's reference counting and exception paths must stay out of the lo
   addressing mode. `error_model="numpy"` removes the zero-division exception paths.
 - Round and game set-up keep counts up to date instead of scanning the cards, and are
   separate calls (see `_new_game`).
-Measured on the way (same-process A/B, best of many runs): one block +13%, `nonneg` +15%,
-dealing ahead +5%, threshold-as-data with no own fields written +25% (a switch on the code,
-as a jump table, alone cost ~9%), the threshold-only loop +10%. Tried without gain: a
-branchless treasure/hazard reveal (the division and per-seat loop then run for every card),
-a per-card share table instead of `//`, unvectorised or unmasked carried-gem updates,
-skipping the observation's deck counts. Benchmarks on this 2-vCPU VM are bimodal (another
-busy vCPU costs ~25%, the call-by-address path more): compare in one process, best of many.
+What each of these measured, and what was tried without gain: docs/engine-performance.md.
 """
 from __future__ import annotations
 
@@ -47,7 +44,8 @@ from numba import njit, prange
 
 from ..core import engine
 from ..core.batch import Batch
-from ..core.engine import record_illegal
+from ..core.engine import INLINED, record_illegal
+from ..core.inlined import NONE, call_inlined, inlined_draws
 from ..core.nbutil import (address_of, borrowed, call_decide, jit_address, nonneg, part, part_as,
                            view_at)
 from ..core.rng import PLAYER_STREAM_BASE, draw_at, game_key, stream_of
@@ -98,13 +96,15 @@ S_PRM_LEN = S_PRM + MAX_PLAYERS
 S_FIELD = S_PRM_LEN + MAX_PLAYERS           # [seat] field a threshold strategy watches
 S_THRESHOLD = S_FIELD + MAX_PLAYERS         # [seat] its threshold (`integer_threshold`)
 S_RNG = S_THRESHOLD + MAX_PLAYERS           # [seat] 1 if its stream is seeded each game
-S_STREAMS = S_RNG + MAX_PLAYERS             # [seat] its stream state (uint64 bits)
+S_VIEW = S_RNG + MAX_PLAYERS                # [seat] 1 if it reads its own view (`own_view`)
+S_STREAMS = S_VIEW + MAX_PLAYERS             # [seat] its stream state (uint64 bits)
 S_SIZE = S_STREAMS + MAX_PLAYERS
 
 # how the engine calls a seat's strategy, besides the built-in codes of `policies`
 CALL_THRESHOLD = 100   # a threshold built-in, as data (`policies.threshold_field`)
 CALL_JIT = 200         # through the address of its compiled body (`call_decide`)
 CALL_FT = 300          # through the first-class function value (no compiled body: a cfunc)
+CALL_INLINED = 400     # compiled into the engine (`sim.core.inlined`), S_FN its slot
 
 
 def pack_rules(rules: DiamantRules):
@@ -183,6 +183,40 @@ def _threshold_decisions(obs, inside, leavers, seat_field, seat_threshold):
         leavers[m] = p
         m += action == 1
     return m
+
+
+@njit(cache=True, inline="always")
+def _own_view(obs, p, chest, art_points, visible):
+    """The deciding seat's own view of the state (O.OWN_VIEW), written before its call."""
+    obs[O.SEAT] = p
+    obs[O.CARRIED] = obs[O.SEAT_CARRIED + p]
+    obs[O.CHEST] = chest[p]
+    obs[O.OWN_ARTIFACT_POINTS] = art_points[p]
+    if not visible:
+        obs[O.SEAT_CHEST + p] = chest[p]   # own chest: visible
+
+
+@njit(cache=True, inline="always")
+def _inlined_decisions(obs, inside, leavers, block, seat_fn, seat_view, seat_prm, seat_prm_len,
+                       chest, art_points, visible, inl):
+    """Decisions of a lineup of strategies compiled into the engine: (m, -1, 0) with
+    leavers[:m], or (m, seat, action) for the first illegal action."""
+    m = 0
+    for j in range(obs[O.IN_CAVE]):
+        p = nonneg(inside[j])
+        own = seat_view[p] != 0
+        if own:
+            _own_view(obs, p, chest, art_points, visible)
+        prm = view_at(seat_prm[p], seat_prm_len[p], np.float64)
+        rng = part_as(block, S_STREAMS + p, 1, np.uint64)
+        action = call_inlined(inl, seat_fn[p], obs, prm, rng)
+        if own and not visible:
+            obs[O.SEAT_CHEST + p] = -1
+        if action != 0 and action != 1:
+            return m, p, action
+        leavers[m] = p
+        m += action == 1
+    return m, -1, 0
 
 
 @njit(cache=True, inline="always")
@@ -328,7 +362,7 @@ def _deal(state, order, pos, status):
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value, card_hazard,
-                art_values, codes, fns, prms, work, scores, shares, extras, errors):
+                art_values, codes, views, fns, prms, inl, work, scores, shares, extras, errors):
     """Play games first_game + start .. first_game + stop - 1 into rows start .. stop - 1.
 
     `work` (S_SIZE int64) is scratch owned by the caller."""
@@ -364,6 +398,7 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
     seat_field = part(block, S_FIELD, MAX_PLAYERS)
     seat_threshold = part(block, S_THRESHOLD, MAX_PLAYERS)
     seat_rng = part(block, S_RNG, MAX_PLAYERS)
+    seat_view = part(block, S_VIEW, MAX_PLAYERS)
 
     # rule scalars, kept in registers
     rounds, kinds, to_end = r[R_ROUNDS], r[R_KINDS], r[R_TO_END]
@@ -401,16 +436,22 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
             seat_threshold[p] = K.NEVER if code == K.ALWAYS_CONTINUE else \
                 K.integer_threshold(prm[0])
             code = CALL_THRESHOLD
+        elif code >= INLINED:
+            seat_fn[p] = code - INLINED
+            code = CALL_INLINED
         elif code != K.RANDOM_LEAVE:
             code = CALL_JIT if seat_fn[p] != 0 else CALL_FT
         seat_call[p] = code
+        seat_view[p] = views[p]
         # only strategies that may draw get their stream seeded each game
-        seat_rng[p] = code == K.RANDOM_LEAVE or code == CALL_JIT or code == CALL_FT
+        seat_rng[p] = code == K.RANDOM_LEAVE or code == CALL_JIT or code == CALL_FT or (
+            code == CALL_INLINED and inlined_draws(inl, seat_fn[p]))
 
     # a lineup of threshold built-ins only: decisions without a test of the strategy
-    all_threshold = True
+    all_threshold = all_inlined = True
     for p in range(players):
         all_threshold &= seat_call[p] == CALL_THRESHOLD
+        all_inlined &= seat_call[p] == CALL_INLINED
 
     # the header and the rule fields of the observation never change
     obs[:] = 0
@@ -448,6 +489,13 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
                     if all_threshold:   # the common case: no test of the strategy per seat
                         m = _threshold_decisions(obs, inside, leavers, seat_field,
                                                  seat_threshold)
+                    elif all_inlined:   # plugins compiled in: no test of the strategy either
+                        m, bad, action = _inlined_decisions(
+                            obs, inside, leavers, block, seat_fn, seat_view, seat_prm,
+                            seat_prm_len, chest, art_points, visible, inl)
+                        if bad >= 0:
+                            record_illegal(errors, row, bad, action, 2, obs[O.DECISIONS], rnd)
+                            failed = True
                     else:
                         for j in range(obs[O.IN_CAVE]):
                             p = nonneg(inside[j])
@@ -457,22 +505,20 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
                                 action = K.leave_at_threshold(obs, nonneg(seat_field[p]),
                                                               seat_threshold[p])
                             else:
-                                # the deciding seat's own view of the state
-                                obs[O.SEAT] = p
-                                obs[O.CARRIED] = obs[O.SEAT_CARRIED + p]
-                                obs[O.CHEST] = chest[p]
-                                obs[O.OWN_ARTIFACT_POINTS] = art_points[p]
-                                if not visible:
-                                    obs[O.SEAT_CHEST + p] = chest[p]   # own chest: visible
+                                own = seat_view[p] != 0
+                                if own:
+                                    _own_view(obs, p, chest, art_points, visible)
                                 prm = view_at(seat_prm[p], seat_prm_len[p], np.float64)
                                 rng = part_as(block, S_STREAMS + p, 1, np.uint64)
-                                if call == CALL_JIT:
+                                if call == CALL_INLINED:
+                                    action = call_inlined(inl, seat_fn[p], obs, prm, rng)
+                                elif call == CALL_JIT:
                                     action = call_decide(seat_fn[p], obs, prm, rng)
                                 elif call == K.RANDOM_LEAVE:
                                     action = K.random_leave(obs, prm, rng)
                                 else:
                                     action = fns[p](obs, prm, rng)
-                                if not visible:
+                                if own and not visible:
                                     obs[O.SEAT_CHEST + p] = -1
                                 if action != 0 and action != 1:
                                     record_illegal(errors, row, p, action, 2,
@@ -568,30 +614,38 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
 
 @njit(parallel=True, cache=True, nogil=True)
 def play_block(seed, first_game, players, r, card_kind, card_value, card_hazard, art_values,
-               codes, fns, prms, scores, shares, extras, errors):
+               codes, views, fns, prms, inl, scores, shares, extras, errors):
     """Play games first_game .. first_game + len(scores) - 1 into the output rows."""
     n = scores.shape[0]
     n_blocks = min(n, 64)
     for b in prange(n_blocks):
         work = np.zeros(S_SIZE, np.int64)
         _play_range(b * n // n_blocks, (b + 1) * n // n_blocks, first_game, seed, players, r,
-                    card_kind, card_value, card_hazard, art_values, codes, fns, prms, work,
+                    card_kind, card_value, card_hazard, art_values, codes, views, fns, prms, inl, work,
                     scores, shares, extras, errors)
 
 
 def play_batch(rules: DiamantRules, players: int, seed: int, first_game: int, n_games: int,
-               kernels, params, natives=None) -> Batch:
+               kernels, params, natives=None, inlined=NONE) -> Batch:
     """Same contract as `reference.play_batch`. kernels must be compiled with DECIDE_SIG;
     natives[seat] is the `policies` code of a built-in kernel the engine may call directly
-    (the same function as kernels[seat]), or -1."""
-    codes, fns, prm = engine.lineup(kernels, params, natives, players, MAX_PLAYERS)
+    (the same function as kernels[seat]), or -1; the kernels of `inlined` (sim/core/inlined.py)
+    are compiled into the engine."""
+    codes, fns, prm = engine.lineup(kernels, params, natives, players, MAX_PLAYERS, inlined)
     packed = pack_rules(rules)
     if len(packed[1]) > MAX_CARDS:
         raise ValueError(f"diamant fast engine: {len(packed[1])} cards (at most {MAX_CARDS})")
     scores, shares, extras, errors = engine.outputs(n_games, players, len(EXTRAS))
-    play_block(np.uint64(seed), np.int64(first_game), np.int64(players), *packed, codes, fns, prm,
-               scores, shares, extras, errors)
+    views = np.array([own_view(code, inlined) for code in codes], np.int64)
+    play_block(np.uint64(seed), np.int64(first_game), np.int64(players), *packed, codes, views, fns,
+               prm, inlined, scores, shares, extras, errors)
     return engine.finish(first_game, scores, shares, extras, errors, EXTRAS, _where)
+
+
+def own_view(code: int, inlined) -> int:
+    """1 if the engine writes the deciding seat's own view (O.OWN_VIEW) before calling its
+    strategy: always, but for a kernel compiled in that reads none of those entries."""
+    return int(code < INLINED or inlined.may_read(code - INLINED, O.OWN_VIEW))
 
 
 def _where(decision: int, rnd: int) -> str:

@@ -14,6 +14,7 @@ GAME = Game(
     check_invariants=invariants.check_invariants,
     extras=reference.EXTRAS,
     min_players=1, max_players=MAX_PLAYERS, default_players=4,
+    compiles_plugins=True,
     strategy_modules=("strategies.diamant",),
     analysis_modules=("analyses.diamant_leave_threshold", "analyses.diamant_variants"),
     bench=(BenchSetup(None, ("leave-after-hazards:k=2", "leave-after-hazards:k=3",

@@ -52,6 +52,9 @@ TREASURE_VALUE = SEAT_CARRIED + MAX_PLAYERS       # [card]: gem value of treasur
 TREASURE_IN_DECK = TREASURE_VALUE + MAX_TREASURES  # [card]: 1 if treasure card i is in the deck
 LEGAL = TREASURE_IN_DECK + MAX_TREASURES         # the legal list: [CONTINUE, LEAVE]
 SIZE = LEGAL + 2
+# the deciding seat's own view: what an engine writes for it before calling its strategy
+OWN_VIEW = frozenset((SEAT, CARRIED, CHEST, OWN_ARTIFACT_POINTS,
+                      *range(SEAT_CHEST, SEAT_CHEST + MAX_PLAYERS)))
 
 STAY_OR_LEAVE = 0        # the decision kind
 

@@ -25,7 +25,6 @@ from numba import njit, prange
 from ..core import engine
 from ..core.batch import Batch
 from ..core.engine import record_endless, record_illegal
-from ..core.nbutil import borrowed, call_decide, view_at
 from ..core.reference import MAX_TURNS
 from ..core.rng import PLAYER_STREAM_BASE, deck_stream, draw_at, game_key, split_below, stream_of
 from . import board as B
@@ -69,11 +68,12 @@ G_OWNER = G_OFFERED + 5              # tile t at + t - 1: the seat that took it,
 G_QUARRY = G_OWNER + 5               # pair q: + 2q, + 2q + 1, -1 once taken
 G_LEGAL = G_QUARRY + 2 * MAX_PLAYERS
 G_SPOTS = G_LEGAL + O.MAX_LEGAL
-G_CALL = G_SPOTS + 8                 # per seat: how its strategy is called (CALL_* or a native)
-G_FN = G_CALL + MAX_PLAYERS          # per seat: the address of its compiled body
-G_PRM = G_FN + MAX_PLAYERS           # per seat: the address and length of its parameters
-G_PRM_LEN = G_PRM + MAX_PLAYERS
-G_SEATS = G_PRM_LEN + MAX_PLAYERS
+G_CALLS = G_SPOTS + 8                # the seats' call table (sim/core/engine.py: rows of 5)
+G_CALL = G_CALLS + engine.CALL_ROW   # per seat: how its strategy is called (CALL_* or a native)
+G_FN = G_CALLS + engine.FN_ROW       # per seat: the address of its compiled body
+G_PRM = G_CALLS + engine.PRM_ROW     # per seat: the address and length of its parameters
+G_PRM_LEN = G_CALLS + engine.PRM_LEN_ROW
+G_SEATS = G_CALLS + engine.CALL_TABLE
 P_HAND, P_HAND_N, P_PYRAMID, P_OBELISK, P_OBELISK_N = 0, 3, 4, 14, 24
 P_TOMB, P_TOMB_N, P_DISCARDS, P_TILES, P_PYRAMID_POINTS, P_OBELISK_POINTS = 25, 35, 36, 37, 38, 39
 P_STALE = 40         # 1: the points above are not yet those of the edifices (computed when seen)
@@ -93,12 +93,9 @@ N_STREAMS = S_SEAT0 + MAX_PLAYERS
 # what `run` returns, besides n > 0 (a decision it does not take itself)
 RUN_END, RUN_ILLEGAL, RUN_ENDLESS = 0, -1, -2
 
-# how the engine calls a seat's strategy, besides the native codes
-RANDOM_POLICY = 0    # the core's `random`, run natively: uniform from the seat's stream
-N_NATIVE = 1
-CALL_JIT = 100       # through the address of its compiled body (`call_decide`)
-CALL_FT = 101        # through the first-class function value, by the caller of `run`
-CALL_STOP = 102      # not at all: `run` returns at its decisions (the search's own moves)
+# how the engine calls a seat's strategy (sim/core/engine.py)
+RANDOM_POLICY, CALL_JIT, CALL_FT, CALL_STOP = (engine.RANDOM_NATIVE, engine.CALL_JIT,
+                                               engine.CALL_FT, engine.CALL_STOP)
 
 
 def pack_rules(rules: PyramidsRules) -> np.ndarray:
@@ -468,18 +465,9 @@ def run(g, obs, streams, r, resume):
         if n == 1:
             _apply(g, r, stage, g[G_LEGAL])
             continue
-        call = g[G_CALL + seat]
-        if call == RANDOM_POLICY:
-            streams[S_SEAT0 + seat], idx = split_below(streams[S_SEAT0 + seat], n)
-        elif call == CALL_JIT:
-            o = obs[seat]
-            fill_observation(g, r, seat, o)
-            prm = view_at(g[G_PRM + seat], g[G_PRM_LEN + seat], np.float64)
-            rng = streams[S_SEAT0 + seat:S_SEAT0 + seat + 1]
-            idx = call_decide(g[G_FN + seat], o, prm, rng)
-        else:     # CALL_FT, CALL_STOP: the caller decides
-            if call == CALL_FT:
-                fill_observation(g, r, seat, obs[seat])
+        idx, pending = engine.decide(g, G_CALLS, seat, n, obs, streams, S_SEAT0, r,
+                                     fill_observation)
+        if pending:
             g[G_PENDING] = 1
             return n
         if not _take(g, r, idx):
@@ -697,20 +685,12 @@ def _play_range(start, stop, first_game, seed, r, codes, players, calls, fns, pr
     fn_addr, prm_addr, prm_len = engine.seat_tables(fns, prms, players)
     for row in range(start, stop):
         new_game(g, streams, r, codes, players, seed, first_game + row)
-        for p in range(players):
-            code = calls[p]
-            if code < 0 or code >= N_NATIVE:
-                code = CALL_JIT if fn_addr[p] != 0 else CALL_FT
-            g[G_CALL + p], g[G_FN + p] = code, fn_addr[p]
-            g[G_PRM + p], g[G_PRM_LEN + p] = prm_addr[p], prm_len[p]
+        engine.set_calls(g, G_CALLS, calls, fn_addr, prm_addr, prm_len, players)
         write_codes(g, obs)
         status = run(g, obs, streams, r, -1)
         while status > 0:    # a first-class function value the machine cannot call by address
-            seat = g[G_SEAT]
-            prm = view_at(prm_addr[seat], prm_len[seat], np.float64)
-            rng = streams[S_SEAT0 + seat:S_SEAT0 + seat + 1]
-            idx = engine.call_ft(fns, seat, obs[seat], prm, rng)
-            status = run(g, obs, streams, r, idx)
+            status = run(g, obs, streams, r,
+                         engine.answer(fns, g, G_CALLS, g[G_SEAT], obs, streams, S_SEAT0))
         if status == RUN_ENDLESS:
             record_endless(errors, row)
             continue
