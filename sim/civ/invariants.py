@@ -3,7 +3,8 @@
 The 104 cards are always accounted for, Domain by Domain (deck, box, hands, play areas, Economy
 cards on an embargo, Utopia cards under a democracy, the discard pile, the draft); no count is
 negative; no Hegemony is declared in the middle of a turn; the Art coin is held only with the most
-Art cards; the turn's picks stay in non-decreasing Domain order. At the end the scores recomputed
+Art cards; the turn's picks stay in non-decreasing Domain order; what a seat knows of another's hand
+(observation.py S_KNOWN) is a true lower bound of it. At the end the scores recomputed
 here from the counts (numpy, independently of the engine) are the reference engine's, a Hegemony
 winner meets its need, and a game ended on majorities ended on an empty deck after a whole round.
 """
@@ -23,6 +24,11 @@ def check_state(g: Game) -> None:
             assert min(table[s]) >= 0, f"seat {s}: a negative count"
     assert min(g.discard) >= 0 and min(g.centre) >= 0
     assert not g.over, "the game is over, yet a decision is asked"
+    for o in range(g.players):
+        for q in range(g.players):
+            if q != o:
+                assert all(0 <= k <= h for k, h in zip(g.known[o][q], g.hand[q])), \
+                    f"seat {o} knows {g.known[o][q]} in seat {q}'s hand {g.hand[q]}"
     if g.coin >= 0:
         art = [g.count(s, ART) for s in range(g.players)]
         assert art[g.coin] == max(art) >= g.rules.art_min_cards, f"coin held without a majority: {art}"
