@@ -28,8 +28,9 @@ def _with_rules(*names):
     return prepare
 
 
-_ROLLOUT = Param("rollout", 0, "rollout policy of every seat: 0 random, 1 the greedy with its "
-                 "default weights (much slower a playout)", 0, 1)
+_ROLLOUT = Param("rollout", 1, "rollout policy of every seat: 1 the greedy with its default "
+                 "weights, 0 uniformly random (faster, but a poor model of play: it loses to the "
+                 "greedy, docs/civ-strategies.md)", 0, 1)
 _MARGIN = Param("margin", 0.0, "playout result = (1 - margin) x win share + margin x the "
                 "majority-points margin over the best other seat, squashed into [0, 1]", 0.0, 1.0)
 _DETERMINIZED = ("Each playout deals what the seat cannot see (the other seats' hands beyond the "
@@ -46,7 +47,7 @@ register(GAME, "flat-mc", _compiled(S.flat_mc_policy), stochastic=True,
              "result beats it by more than z standard errors. Playout i of every candidate uses "
              "the same determinization (common random numbers). " + _DETERMINIZED +
              " Measured defaults: docs/civ-strategies.md.",
-         params=[Param("sims", 100, "playouts per candidate", 1, 1_000_000),
+         params=[Param("sims", 60, "playouts per candidate", 1, 1_000_000),
                  Param("prune", 3, "candidates: the greedy's k best, its own choice first "
                        "(0: every legal action, in legal order)", 0, 32),
                  Param("z", 1.0, "play another candidate than the first only if it beats it by "
@@ -62,7 +63,7 @@ register(GAME, "ismcts", _compiled(S.ismcts_policy), stochastic=True,
          doc="Single-observer information-set MCTS (Cowling, Powley, Whitehouse 2012) through "
              "sim/core/search.py: UCB1 over (seat, action) nodes with availability counts, one "
              "playout per iteration with the rollout policy. " + _DETERMINIZED,
-         params=[Param("iters", 1000, "iterations (determinizations, one playout each)", 1,
+         params=[Param("iters", 300, "iterations (determinizations, one playout each)", 1,
                        10_000_000),
                  Param("c", 0.7, "UCB1 exploration constant (results are in [0, 1])", 0.0, 100.0),
                  _ROLLOUT, _MARGIN],

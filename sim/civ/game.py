@@ -27,5 +27,5 @@ GAME = Game(
     search_bench=(SearchBench(None, "flat-mc", "greedy", 2), SearchBench(None, "ismcts", "greedy", 2)),
     playthrough_lineups={"*": ("random", "random", "random", "random")},
     random_native=fast.RANDOM_POLICY,
-    conformance_specs={"flat-mc": "flat-mc:sims=2", "ismcts": "ismcts:iters=20"},
+    conformance_specs={"flat-mc": "flat-mc:sims=2,rollout=0", "ismcts": "ismcts:iters=20,rollout=0"},
 )

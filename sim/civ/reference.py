@@ -320,7 +320,8 @@ class Game:
             if kind == A_COPY:
                 t.copies += 1
             if d == MILITARY:                 # Assassination / Purge
-                self.pick(decide, p, O.D_DISCARD_HAND, lambda: hand, level, move(hand, discard, self.leaving(p)))
+                self.pick(decide, p, O.D_DISCARD_HAND, lambda: hand, level,
+                          move(hand, discard, self.leaving(p)))
             elif d == RELIGION:               # a copied Holy Book / Divine Right: the hand size
                 t.copy_hand = self.hand_size_of(level)
             elif d == ECONOMY:                # Development / Monopoly
