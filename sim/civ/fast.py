@@ -76,7 +76,8 @@ G_PRM = G_FN + MAX_PLAYERS
 G_PRM_LEN = G_PRM + MAX_PLAYERS
 G_SEATS = G_PRM_LEN + MAX_PLAYERS
 P_HAND, P_PLAY, P_EMB, P_DEM, P_PACKET = 0, 6, 12, 18, 24
-SEAT_W = 30
+P_KNOW = 30                          # + 6 q + d: cards of Domain d this seat knows in q's hand
+SEAT_W = P_KNOW + N_DOMAINS * MAX_PLAYERS
 G_SIZE = G_SEATS + SEAT_W * MAX_PLAYERS
 
 # streams: the deck, then one per seat (their ids as the reference's)
@@ -625,6 +626,7 @@ def _apply(g, r, stage, seat, action):
     if stage == ST_PLAY:
         g[at + P_HAND + d] -= 1
         g[at + P_PLAY + d] += 1
+        _seen_leaving(g, seat, d)
         g[T_PLAYED] = d
         g[G_STAGE] = ST_EFFECT
         return
@@ -638,6 +640,12 @@ def _apply(g, r, stage, seat, action):
     if stage == ST_PICK:
         g[_pool_at(g, decision, seat) + d] -= 1
         g[_dest_at(g, decision, seat) + d] += 1
+        if decision == O.D_DISCARD_HAND or decision == O.D_EXTRA_PLAY:
+            _seen_leaving(g, seat, d)
+        elif decision == O.D_RETURN or decision == O.D_TAKE_DISCARD:
+            _seen_entering(g, seat, d)
+        elif decision == O.D_GIVE:
+            _seen_given(g, seat, g[T_TARGET], d)
         g[T_MIN] = d
         g[T_LEFT] -= 1
         if g[T_LEFT] == 0:
@@ -657,6 +665,7 @@ def _apply(g, r, stage, seat, action):
     elif decision == O.D_INQUISITION:
         q = O.action_arg(action)
         g[T_TARGET] = q
+        _seen_taken(g, seat, q)
         qa = seat_at(q) + P_HAND
         k = 0
         for x in range(N_DOMAINS):
@@ -669,6 +678,61 @@ def _apply(g, r, stage, seat, action):
         g[at + P_PLAY + (ECONOMY if decision == O.D_EMBARGO else UTOPIA)] -= 1
         g[seat_at(q) + (P_EMB if decision == O.D_EMBARGO else P_DEM) + d] += 1
     _advance(g, r)
+
+
+# ---------------------------------------------------------------- what the seats know of hands
+# observation.py (S_KNOWN) states the bookkeeping; reference.Game.seen_* are the same rules.
+@njit(cache=True, inline="always")
+def _known_at(o, q):
+    return seat_at(o) + P_KNOW + N_DOMAINS * q
+
+
+@njit(cache=True, inline="always")
+def _seen_leaving(g, s, d):
+    """A card of Domain d left seat s's hand face up."""
+    for o in range(g[G_PLAYERS]):
+        k = _known_at(o, s) + d
+        if o != s and g[k] > 0:
+            g[k] -= 1
+
+
+@njit(cache=True, inline="always")
+def _seen_entering(g, s, d):
+    """A card of Domain d went face up into seat s's hand."""
+    for o in range(g[G_PLAYERS]):
+        if o != s:
+            g[_known_at(o, s) + d] += 1
+
+
+@njit(cache=True)
+def _seen_taken(g, p, q):
+    """Inquisition: p takes q's hand (before the cards move)."""
+    for o in range(g[G_PLAYERS]):
+        for d in range(N_DOMAINS):
+            if o == p:
+                g[_known_at(p, q) + d] = 0
+            elif o == q:
+                g[_known_at(q, p) + d] += g[seat_at(q) + P_HAND + d]
+            else:
+                g[_known_at(o, p) + d] += g[_known_at(o, q) + d]
+                g[_known_at(o, q) + d] = 0
+
+
+@njit(cache=True)
+def _seen_given(g, p, q, d):
+    """Inquisition: p gives a card of Domain d back to q, face down."""
+    for o in range(g[G_PLAYERS]):
+        if o == p:
+            g[_known_at(p, q) + d] += 1
+        elif o == q:
+            k = _known_at(q, p) + d
+            if g[k] > 0:
+                g[k] -= 1
+        else:
+            for x in range(N_DOMAINS):
+                k = _known_at(o, p) + x
+                if g[k] > 0:
+                    g[k] -= 1
 
 
 @njit(cache=True, inline="always")
@@ -798,6 +862,7 @@ def fill_observation(g, r, seat, obs):
             obs[o + O.S_EMBARGO + d] = g[p + P_EMB + d]
             obs[o + O.S_DEMOCRACY + d] = g[p + P_DEM + d]
             obs[o + O.S_COUNT + d] = count(g, r, s, d)
+            obs[o + O.S_KNOWN + d] = g[p + P_HAND + d] if s == seat else g[_known_at(seat, s) + d]
         obs[o + O.SEAT_BLOCK - 1] = 0
     for i in range(g[G_N_LEGAL]):
         obs[O.LEGAL + i] = g[G_LEGAL + i]

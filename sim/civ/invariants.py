@@ -5,10 +5,11 @@ cards on an embargo, Utopia cards under a democracy, the discard pile, the draft
 deck and the box hold each card once, the box the removed cards of each Age, the deck its Ages
 in order, Age I on top); no count is negative; no Hegemony is declared in the middle of a turn,
 and none was missed at the end of the last one; the Art coin is held only with the most Art
-cards; the turn's picks stay in non-decreasing Domain order. At the end the scores recomputed
-here from the counts (numpy, independently of the engine) are the reference engine's, a
-Hegemony winner is the seat whose turn just ended and meets its need, and a game ended on
-majorities ended on an empty deck after a whole round.
+cards; the turn's picks stay in non-decreasing Domain order; what a seat knows of another's hand
+(observation.py S_KNOWN) is a true lower bound of it. At the end the scores recomputed here
+from the counts (numpy, independently of the engine) are the reference engine's, a Hegemony
+winner is the seat whose turn just ended and meets its need, and a game ended on majorities
+ended on an empty deck after a whole round.
 """
 from __future__ import annotations
 
@@ -29,6 +30,11 @@ def check_state(g: Game) -> None:
     check_card_ids(g)
     if g.t is not None and g.turns > 0 and turn_starts(g):
         check_no_hegemony_missed(g)
+    for o in range(g.players):
+        for q in range(g.players):
+            if q != o:
+                assert all(0 <= k <= h for k, h in zip(g.known[o][q], g.hand[q])), \
+                    f"seat {o} knows {g.known[o][q]} in seat {q}'s hand {g.hand[q]}"
     if g.coin >= 0:
         art = [g.count(s, ART) for s in range(g.players)]
         assert art[g.coin] == max(art) >= g.rules.art_min_cards, f"coin held without a majority: {art}"

@@ -71,8 +71,35 @@ Layout (offsets are the constants below)
   [seat]    block SEATS + SEAT_BLOCK * seat (absolute seats; past PLAYERS all 0): +S_HAND_N,
             +S_PLAY + d (cards in play), +S_EMBARGO + d (Economy cards lying on Domain d),
             +S_DEMOCRACY + d (Utopia cards under Domain d), +S_COUNT + d (what counts for
-            thresholds, Hegemony and majorities)
+            thresholds, Hegemony and majorities), +S_KNOWN + d (cards of Domain d the deciding
+            seat knows to be in that seat's hand: below; its own block: its hand)
   LEGAL     the N_LEGAL legal actions (LEGAL_AT = LEGAL); entries past them are undefined
+
+Known cards in the other hands (S_KNOWN)
+----------------------------------------
+Hands and the deck are hidden, draws are hidden; play areas, the discard pile and every card
+moving between them and a hand are public (the card shows its Domain). From those moves, and
+from what it gave and took itself by Inquisition, a seat o keeps for every other seat q and
+Domain d a count known[o][q][d]: a lower bound of q's d cards in hand (exact bookkeeping, never
+a guess; both engines keep it for every pair of seats):
+  - a d card leaves q's hand face up (the play, an extra play, a discard from the hand: the
+    Domain shows): known[o][q][d] drops by one if it is above 0 (the known card, or one like it);
+  - a d card enters q's hand face up (returned from play by Experiment / Research, taken from the
+    discard pile): known[o][q][d] rises by one;
+  - draws and the draft's keeps change nothing (a hidden card in, the bound holds);
+  - Inquisition, p takes q's hand: p knows q's hand is empty (known[p][q] = 0); q knows p now
+    holds q's former hand (known[q][p][d] += q's hand[d]); a third seat o knows its known cards
+    of q moved to p (known[o][p] += known[o][q], known[o][q] = 0);
+  - Inquisition, p gives a d card back to q (face down, one pick at a time): p knows it
+    (known[p][q][d] += 1, so after the give-back p knows q's whole hand); q sees it leave p's
+    hand (known[q][p][d] drops by one if above 0); a third seat sees only that a card left p's
+    hand, so every known[o][p][x] drops by one if above 0 (after k cards: the tight bound
+    max(0, known - k) Domain by Domain).
+Readings: the Age on the backs of the cards in a hand is not tracked (the engines count hands per
+Domain); the draft's passes are not tracked either (a seat saw the packets it passed, but only
+at 2 players does one come back whole), so the bound is 0 after the draft. The bound is only
+what was seen: another seat's cards of Domain d in hand are at least known[o][q][d], and the
+rest of its hand is any unseen cards.
 """
 from numba.extending import register_jitable
 
@@ -126,7 +153,8 @@ S_PLAY = 1
 S_EMBARGO = S_PLAY + N_DOMAINS
 S_DEMOCRACY = S_EMBARGO + N_DOMAINS
 S_COUNT = S_DEMOCRACY + N_DOMAINS
-SEAT_BLOCK = S_COUNT + N_DOMAINS + 1
+S_KNOWN = S_COUNT + N_DOMAINS
+SEAT_BLOCK = S_KNOWN + N_DOMAINS + 1
 LEGAL = SEATS + SEAT_BLOCK * MAX_PLAYERS
 MAX_LEGAL = 32            # D_EFFECT: 1 + 4 x 2 permanents + 5 x 2 copies + 5 sacrifices = 24
 SIZE = LEGAL + MAX_LEGAL

@@ -72,6 +72,8 @@ class Game:
         self.democracy = [[0] * N_DOMAINS for _ in range(players)]   # Utopia cards under d
         self.discard = [0] * N_DOMAINS
         self.packets = [[0] * N_DOMAINS for _ in range(players)]     # the draft in progress
+        # known[o][q][d]: cards of Domain d seat o knows to be in seat q's hand (observation.py)
+        self.known = [[[0] * N_DOMAINS for _ in range(players)] for _ in range(players)]
         self.centre = [0] * N_DOMAINS
         self.draft_view: list[int] | None = None     # the cards a draft decision chooses from
         self.coin = -1
@@ -196,6 +198,7 @@ class Game:
             d = O.action_domain(self.ask(decide, p, O.D_PLAY, legal))
             self.hand[p][d] -= 1
             self.play[p][d] += 1
+            self.seen_leaving(p, d)
             t.played = d
         # 2. effects, in any order, each Domain's permanent and sacrifice at most once
         while True:
@@ -317,17 +320,19 @@ class Game:
             if kind == A_COPY:
                 t.copies += 1
             if d == MILITARY:                 # Assassination / Purge
-                self.pick(decide, p, O.D_DISCARD_HAND, lambda: hand, level, move(hand, discard))
+                self.pick(decide, p, O.D_DISCARD_HAND, lambda: hand, level,
+                          move(hand, discard, self.leaving(p)))
             elif d == RELIGION:               # a copied Holy Book / Divine Right: the hand size
                 t.copy_hand = self.hand_size_of(level)
             elif d == ECONOMY:                # Development / Monopoly
                 self.pick(decide, p, O.D_DISCARD_PLAY, lambda: play, level, move(play, discard))
                 self.extra_plays(decide, p, level)
             elif d == SCIENCE:                # Experiment / Research
-                self.pick(decide, p, O.D_RETURN, lambda: play, level, move(play, hand))
+                self.pick(decide, p, O.D_RETURN, lambda: play, level, move(play, hand, self.entering(p)))
                 self.extra_plays(decide, p, level)
             else:                             # Oligarchy / Republic
-                self.pick(decide, p, O.D_TAKE_DISCARD, lambda: discard, level, move(discard, hand))
+                self.pick(decide, p, O.D_TAKE_DISCARD, lambda: discard, level,
+                          move(discard, hand, self.entering(p)))
         else:
             t.sac |= 1 << d
             if d not in (ECONOMY, UTOPIA):    # the sacrificed card (those two: once placed)
@@ -346,10 +351,12 @@ class Game:
                 q = O.action_arg(self.ask(decide, p, O.D_INQUISITION, self.inquisition_targets(p)))
                 t.target = q
                 k = sum(self.hand[q])
+                self.seen_taken(p, q)
                 for x in range(N_DOMAINS):
                     hand[x] += self.hand[q][x]
                     self.hand[q][x] = 0
-                self.pick(decide, p, O.D_GIVE, lambda: hand, k, move(hand, self.hand[q]))
+                self.pick(decide, p, O.D_GIVE, lambda: hand, k,
+                          move(hand, self.hand[q], lambda x: self.seen_given(p, q, x)))
                 t.target = -1
             elif d == ECONOMY:                # Embargo: the card lies on the target's Domain
                 a = self.ask(decide, p, O.D_EMBARGO, self.targets(p, r.embargo_needs_card))
@@ -360,9 +367,10 @@ class Game:
                 n = min(r.leap_cards, self.deck_left())
                 for _ in range(n):
                     self.draw(p)
-                self.pick(decide, p, O.D_DISCARD_HAND, lambda: hand, n, move(hand, discard))
+                self.pick(decide, p, O.D_DISCARD_HAND, lambda: hand, n, move(hand, discard, self.leaving(p)))
                 if r.leap_takes_discard and sum(discard):
-                    self.pick(decide, p, O.D_TAKE_DISCARD, lambda: discard, 1, move(discard, hand))
+                    self.pick(decide, p, O.D_TAKE_DISCARD, lambda: discard, 1,
+                              move(discard, hand, self.entering(p)))
             else:                             # Democracy: the card stays under the target's Domain
                 a = self.ask(decide, p, O.D_DEMOCRACY, self.targets(p, r.democracy_needs_card))
                 play[d] -= 1
@@ -372,7 +380,55 @@ class Game:
     def extra_plays(self, decide, p: int, level: int) -> None:
         """The plays of Development, Monopoly, Experiment, Research: as many as the hand allows."""
         n = min(level, sum(self.playable(p)))
-        self.pick(decide, p, O.D_EXTRA_PLAY, lambda: self.playable(p), n, move(self.hand[p], self.play[p]))
+        self.pick(decide, p, O.D_EXTRA_PLAY, lambda: self.playable(p), n,
+                  move(self.hand[p], self.play[p], self.leaving(p)))
+
+    # ---------------------------------------------------------------- what the seats know of hands
+    def seen_leaving(self, s: int, d: int) -> None:
+        """A card of Domain d left seat s's hand face up (played, discarded): a seat that knew
+        of a d card in that hand knows of one fewer (it may have been the known one)."""
+        for o in range(self.players):
+            if o != s and self.known[o][s][d]:
+                self.known[o][s][d] -= 1
+
+    def seen_entering(self, s: int, d: int) -> None:
+        """A card of Domain d went face up into seat s's hand (returned from play, taken from
+        the discard pile): every other seat knows it is there."""
+        for o in range(self.players):
+            if o != s:
+                self.known[o][s][d] += 1
+
+    def leaving(self, s: int):
+        return lambda d: self.seen_leaving(s, d)
+
+    def entering(self, s: int):
+        return lambda d: self.seen_entering(s, d)
+
+    def seen_taken(self, p: int, q: int) -> None:
+        """Inquisition: p takes q's whole hand. q knows p now holds its former hand; p knows q's
+        hand is empty; a third seat's known cards of q's hand are now in p's."""
+        for o in range(self.players):
+            for d in range(N_DOMAINS):
+                if o == p:
+                    self.known[p][q][d] = 0
+                elif o == q:
+                    self.known[q][p][d] += self.hand[q][d]
+                else:
+                    self.known[o][p][d] += self.known[o][q][d]
+                    self.known[o][q][d] = 0
+
+    def seen_given(self, p: int, q: int, d: int) -> None:
+        """Inquisition: p gives a card of Domain d back to q, face down. p and q know it (q one d
+        fewer in p's hand); a third seat only knows a card left p's hand: one fewer of every
+        Domain known there."""
+        for o in range(self.players):
+            if o == p:
+                self.known[p][q][d] += 1
+            elif o == q:
+                self.known[q][p][d] = max(0, self.known[q][p][d] - 1)
+            else:
+                for x in range(N_DOMAINS):
+                    self.known[o][p][x] = max(0, self.known[o][p][x] - 1)
 
     # ---------------------------------------------------------------- decisions
     def ask(self, decide, seat: int, decision: int, legal: list[int]) -> int:
@@ -463,6 +519,8 @@ class Game:
             obs[at + O.S_EMBARGO:at + O.S_EMBARGO + N_DOMAINS] = self.embargo[s]
             obs[at + O.S_DEMOCRACY:at + O.S_DEMOCRACY + N_DOMAINS] = self.democracy[s]
             obs[at + O.S_COUNT:at + O.S_COUNT + N_DOMAINS] = [self.count(s, d) for d in range(N_DOMAINS)]
+            known = self.hand[seat] if s == seat else self.known[seat][s]
+            obs[at + O.S_KNOWN:at + O.S_KNOWN + N_DOMAINS] = known
         obs[O.LEGAL:O.LEGAL + len(legal)] = legal
         return obs
 
@@ -483,11 +541,14 @@ class Game:
         return total
 
 
-def move(source: list[int], to: list[int]):
-    """A pick's move: one card of the picked Domain from `source` to `to` (counts per Domain)."""
+def move(source: list[int], to: list[int], then=None):
+    """A pick's move: one card of the picked Domain from `source` to `to` (counts per Domain),
+    then `then(x)` (what the seats see of it)."""
     def one(x):
         source[x] -= 1
         to[x] += 1
+        if then is not None:
+            then(x)
     return one
 
 

@@ -1,0 +1,71 @@
+"""CIV's search strategies: `sim.core.search` (flat Monte-Carlo, ISMCTS) over the fast engine's
+machine, on determinizations of what the seat has seen (sim/civ/search.py).
+
+The searches take the rules with their parameters: `prepare` appends the packed rule vector,
+since the observation does not show every rule.
+"""
+import numpy as np
+
+from sim.civ import fast as F
+from sim.civ import search as S
+from sim.core.strategy_api import DECIDE_SIG
+
+from .registry import Param, register
+
+GAME = "civ"
+
+
+def _compiled(kernel):
+    kernel.compile(DECIDE_SIG)
+    return kernel
+
+
+def _with_rules(*names):
+    """A `prepare`: the parameters `names` in order, then the packed rule vector."""
+    def prepare(values, rules, players):
+        own = np.array([float(values[k]) for k in names], np.float64)
+        return np.concatenate([own, F.pack_rules(rules).astype(np.float64)])
+    return prepare
+
+
+_ROLLOUT = Param("rollout", 1, "rollout policy of every seat: 1 the greedy with its default "
+                 "weights, 0 uniformly random (faster, but a poor model of play: it loses to the "
+                 "greedy, docs/civ-strategies.md)", 0, 1)
+_MARGIN = Param("margin", 0.0, "playout result = (1 - margin) x win share + margin x the "
+                "majority-points margin over the best other seat, squashed into [0, 1]", 0.0, 1.0)
+_DETERMINIZED = ("Each playout deals what the seat cannot see (the other seats' hands beyond the "
+                 "cards it knows are there, the deck in its Age order, the box) from the cards it "
+                 "has not seen (sim/civ/search.py). A card that completes a Hegemony is played "
+                 "without search.")
+
+register(GAME, "flat-mc", _compiled(S.flat_mc_policy), stochastic=True,
+         prepare=_with_rules("sims", "prune", "z", "rollout", "margin"),
+         doc="Flat Monte-Carlo over the greedy's best actions: each candidate (the greedy's "
+             "`prune` best, its own choice first; every legal action with prune=0) is played out "
+             "sims times to the end of the game with the rollout policy for every seat, on the "
+             "fast engine's rules; the greedy's choice is played unless another candidate's mean "
+             "result beats it by more than z standard errors. Playout i of every candidate uses "
+             "the same determinization (common random numbers). " + _DETERMINIZED +
+             " Measured defaults: docs/civ-strategies.md.",
+         params=[Param("sims", 60, "playouts per candidate", 1, 1_000_000),
+                 Param("prune", 3, "candidates: the greedy's k best, its own choice first "
+                       "(0: every legal action, in legal order)", 0, 32),
+                 Param("z", 1.0, "play another candidate than the first only if it beats it by "
+                       "more than z standard errors of the paired difference (0: the best mean)",
+                       0.0, 10.0),
+                 _ROLLOUT, _MARGIN],
+         observes="the observation vector (own hand, every play area, Embargo and Democracy card, "
+                  "the discard pile, hand sizes, deck left, the cards known in other hands)",
+         source="flat Monte-Carlo with determinization (perfect-information Monte-Carlo)")
+
+register(GAME, "ismcts", _compiled(S.ismcts_policy), stochastic=True,
+         prepare=_with_rules("iters", "c", "rollout", "margin"),
+         doc="Single-observer information-set MCTS (Cowling, Powley, Whitehouse 2012) through "
+             "sim/core/search.py: UCB1 over (seat, action) nodes with availability counts, one "
+             "playout per iteration with the rollout policy. " + _DETERMINIZED,
+         params=[Param("iters", 300, "iterations (determinizations, one playout each)", 1,
+                       10_000_000),
+                 Param("c", 0.7, "UCB1 exploration constant (results are in [0, 1])", 0.0, 100.0),
+                 _ROLLOUT, _MARGIN],
+         observes="the observation vector (as flat-mc)",
+         source="SO-ISMCTS (Cowling, Powley and Whitehouse, 2012)")
