@@ -6,7 +6,6 @@ from pathlib import Path
 import pandas as pd
 
 from sim.core import output
-from sim.core.stats import Z95
 from strategies.play import resolve_rules
 
 from .bradley_terry import bradley_terry, plot_ladder, round_robin  # noqa: F401  (tests import it here)

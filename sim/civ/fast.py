@@ -25,13 +25,13 @@ from numba import njit, prange
 from ..core import engine
 from ..core.batch import Batch
 from ..core.engine import record_endless, record_illegal
-from ..core.nbutil import borrowed, call_decide, view_at
+from ..core.nbutil import borrowed
 from ..core.reference import MAX_TURNS
 from ..core.rng import PLAYER_STREAM_BASE, deck_stream, draw_at, game_key, split_below, stream_of
 from . import observation as O
 from .cards import (AGE_SIZES, AGE_START, ART, DOMAIN_OF, ECONOMY, MILITARY, N_AGES, N_CARDS, N_DOMAINS,
                     RELIGION, SCIENCE, UTOPIA)
-from .observation import A_CARD, A_COPY, A_PERM, A_SAC, A_SEAT, A_STOP, A_TARGET, encode
+from .observation import A_CARD, A_COPY, A_PERM, A_SAC, A_SEAT, A_TARGET, encode
 from .reference import END_HEGEMONY, END_MAJORITY, EXTRAS
 from .rules import MAX_PLAYERS, CivRules
 
@@ -70,11 +70,12 @@ G_DECK = 40                          # the Domain of each deck card, top first; 
 G_DISCARD = G_DECK + N_CARDS
 G_CENTRE = G_DISCARD + N_DOMAINS
 G_LEGAL = G_CENTRE + N_DOMAINS
-G_CALL = G_LEGAL + O.MAX_LEGAL       # per seat: how its strategy is called (CALL_* or a native)
-G_FN = G_CALL + MAX_PLAYERS
-G_PRM = G_FN + MAX_PLAYERS
-G_PRM_LEN = G_PRM + MAX_PLAYERS
-G_SEATS = G_PRM_LEN + MAX_PLAYERS
+G_CALLS = G_LEGAL + O.MAX_LEGAL      # the seats' call table (sim/core/engine.py: rows of 5)
+G_CALL = G_CALLS + engine.CALL_ROW   # per seat: how its strategy is called (CALL_* or a native)
+G_FN = G_CALLS + engine.FN_ROW       # per seat: the address of its compiled body
+G_PRM = G_CALLS + engine.PRM_ROW     # per seat: the address and length of its parameters
+G_PRM_LEN = G_CALLS + engine.PRM_LEN_ROW
+G_SEATS = G_CALLS + engine.CALL_TABLE
 P_HAND, P_PLAY, P_EMB, P_DEM, P_PACKET = 0, 6, 12, 18, 24
 P_KNOW = 30                          # + 6 q + d: cards of Domain d this seat knows in q's hand
 SEAT_W = P_KNOW + N_DOMAINS * MAX_PLAYERS
@@ -89,11 +90,9 @@ N_STREAMS = S_SEAT0 + MAX_PLAYERS
  ST_END) = range(9)
 RUN_END, RUN_ILLEGAL, RUN_ENDLESS = 0, -1, -2
 
-RANDOM_POLICY = 0    # the core's `random`, run natively: uniform from the seat's stream
-N_NATIVE = 1
-CALL_JIT = 100       # through the address of its compiled body (`call_decide`)
-CALL_FT = 101        # through the first-class function value, by the caller of `run`
-CALL_STOP = 102      # not at all: `run` returns at its decisions (the search's own moves)
+# how the engine calls a seat's strategy (sim/core/engine.py)
+RANDOM_POLICY, CALL_JIT, CALL_FT, CALL_STOP = (engine.RANDOM_NATIVE, engine.CALL_JIT,
+                                               engine.CALL_FT, engine.CALL_STOP)
 
 STOP = O.STOP
 DOMAIN_ARRAY = np.array(DOMAIN_OF, np.int64)
@@ -787,17 +786,9 @@ def run(g, obs, streams, r, resume):
         if n == 1:
             _apply(g, r, stage, seat, g[G_LEGAL])
             continue
-        if call == RANDOM_POLICY:
-            streams[S_SEAT0 + seat], idx = split_below(streams[S_SEAT0 + seat], n)
-        elif call == CALL_JIT:
-            o = obs[seat]
-            fill_observation(g, r, seat, o)
-            prm = view_at(g[G_PRM + seat], g[G_PRM_LEN + seat], np.float64)
-            rng = streams[S_SEAT0 + seat:S_SEAT0 + seat + 1]
-            idx = call_decide(g[G_FN + seat], o, prm, rng)
-        else:     # CALL_FT, CALL_STOP: the caller decides
-            if call == CALL_FT:
-                fill_observation(g, r, seat, obs[seat])
+        idx, pending = engine.decide(g, G_CALLS, seat, n, obs, streams, S_SEAT0, r,
+                                     fill_observation)
+        if pending:
             g[G_PENDING] = 1
             return n
         if not _take(g, r, idx):
@@ -950,19 +941,11 @@ def _play_range(start, stop, first_game, seed, r, players, calls, fns, prms, g, 
     fn_addr, prm_addr, prm_len = engine.seat_tables(fns, prms, players)
     for row in range(start, stop):
         new_game(g, streams, r, players, seed, first_game + row)
-        for p in range(players):
-            code = calls[p]
-            if code < 0 or code >= N_NATIVE:
-                code = CALL_JIT if fn_addr[p] != 0 else CALL_FT
-            g[G_CALL + p], g[G_FN + p] = code, fn_addr[p]
-            g[G_PRM + p], g[G_PRM_LEN + p] = prm_addr[p], prm_len[p]
+        engine.set_calls(g, G_CALLS, calls, fn_addr, prm_addr, prm_len, players)
         status = run(g, obs, streams, r, -1)
         while status > 0:    # a first-class function value the machine cannot call by address
-            seat = g[G_SEAT]
-            prm = view_at(prm_addr[seat], prm_len[seat], np.float64)
-            rng = streams[S_SEAT0 + seat:S_SEAT0 + seat + 1]
-            idx = engine.call_ft(fns, seat, obs[seat], prm, rng)
-            status = run(g, obs, streams, r, idx)
+            status = run(g, obs, streams, r,
+                         engine.answer(fns, g, G_CALLS, g[G_SEAT], obs, streams, S_SEAT0))
         if status == RUN_ENDLESS:
             record_endless(errors, row)
             continue

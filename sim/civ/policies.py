@@ -44,7 +44,7 @@ from numba import njit
 
 from ..core.strategy_api import DECIDE_SIG
 from . import observation as O
-from .cards import ECONOMY, MILITARY, N_DOMAINS, RELIGION, SCIENCE, UTOPIA
+from .cards import ECONOMY, MILITARY, N_DOMAINS, SCIENCE, UTOPIA
 from .rules import MAX_PLAYERS
 
 # ---------------------------------------------------------------- params (strategies/civ.py)
