@@ -69,6 +69,10 @@ import dataclasses
 import itertools
 import re
 
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import maximum_flow
+
 from ..core.errors import UsageError
 from ..core.reference import MAX_TURNS
 from ..core.rng import KeyedRng, deck_stream
@@ -715,45 +719,19 @@ def age_assignment(known: list[int], unknown: int, n: list[int]):
     known of Age a, with sum x[a] + w[a] = n[a] (a max flow: Domains and 'not known' to Ages)."""
     S, W, T = 0, 1 + N_DOMAINS, 2 + N_DOMAINS + N_AGES
     age = [2 + N_DOMAINS + a for a in range(N_AGES)]
-    cap = [[0] * (T + 1) for _ in range(T + 1)]
-    cap[S][W] = unknown
+    cap = np.zeros((T + 1, T + 1), np.int32)
+    cap[S, W] = unknown
     for d in range(N_DOMAINS):
-        cap[S][1 + d] = known[d]
+        cap[S, 1 + d] = known[d]
         for a in range(N_AGES):
-            cap[1 + d][age[a]] = COUNTS[a][d]
+            cap[1 + d, age[a]] = COUNTS[a][d]
     for a in range(N_AGES):
-        cap[W][age[a]] = n[a]
-        cap[age[a]][T] = n[a]
-    flow = max_flow(cap, S, T)
-    assert sum(flow[age[a]][T] for a in range(N_AGES)) == sum(n), "checked by age_conflict"
-    x = [[flow[1 + d][age[a]] for d in range(N_DOMAINS)] for a in range(N_AGES)]
-    return x, [flow[W][age[a]] for a in range(N_AGES)]
-
-
-def max_flow(cap, s: int, t: int):
-    """Edmonds-Karp on a capacity matrix (a dozen nodes here); returns the flow matrix."""
-    size = len(cap)
-    flow = [[0] * size for _ in range(size)]
-    while True:
-        parent = [-1] * size
-        parent[s] = s
-        queue = [s]
-        for u in queue:                       # breadth first: a shortest augmenting path
-            for v in range(size):
-                if parent[v] < 0 and cap[u][v] - flow[u][v] > 0:
-                    parent[v] = u
-                    queue.append(v)
-        if parent[t] < 0:
-            return flow
-        path = []
-        v = t
-        while v != s:
-            path.append((parent[v], v))
-            v = parent[v]
-        push = min(cap[u][v] - flow[u][v] for u, v in path)
-        for u, v in path:
-            flow[u][v] += push
-            flow[v][u] -= push
+        cap[W, age[a]] = n[a]
+        cap[age[a], T] = n[a]
+    flow = maximum_flow(csr_matrix(cap), S, T).flow.toarray()
+    assert sum(flow[age[a], T] for a in range(N_AGES)) == sum(n), "checked by age_conflict"
+    x = [[int(flow[1 + d, age[a]]) for d in range(N_DOMAINS)] for a in range(N_AGES)]
+    return x, [int(flow[W, age[a]]) for a in range(N_AGES)]
 
 
 def game_at(position, rules: CivRules, seed: int = 0) -> Game:
