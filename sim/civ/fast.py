@@ -755,8 +755,8 @@ def run(g, obs, streams, r, resume):
     or n > 0: seat G_SEAT has decision G_DECISION among the n actions of G_LEGAL pending; call
     again with the chosen index as `resume` (-1 to start). `obs` is the (seats, SIZE) block of
     observation vectors."""
-    g = borrowed(g)
-    r = borrowed(r)
+    # borrowed: else every inlined helper that takes them counts references
+    g, obs, streams, r = borrowed(g), borrowed(obs), borrowed(streams), borrowed(r)
     if resume >= 0:
         if not _take(g, r, resume):
             return RUN_ILLEGAL
