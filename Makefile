@@ -3,7 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
-# pytest-xdist worker processes (auto: one per core); `make test TEST_WORKERS=0` runs in one
+# pytest-xdist worker processes (auto: one per core); `make test TEST_WORKERS=0` runs in one.
+# Before the workers start, tests/conftest.py fills numba's cache once (tests/warmup.py);
+# --dist loadgroup keeps the tests marked with one xdist_group in one worker.
 TEST_WORKERS ?= auto
 
 .PHONY: install test test-fast report report-quick bench playthroughs clean
@@ -17,7 +19,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS)
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup
 
 report: $(STAMP)
 	$(BIN)/meeplelab report

@@ -157,6 +157,8 @@ def register(game: str, name: str, fn: Callable, *, doc: str = "", params=(),
     s = Strategy(game, name, kernel, " ".join(doc.split()), tuple(params), stochastic, observes,
                  source, _current_origin[0], compiled, error, prepare, native)
     key = (game, name)
+    if s.origin != "built-in":
+        _ensure_builtins(game)      # so that a plugin named as a built-in replaces it, not the reverse
     if key in _REGISTRY and _REGISTRY[key].origin != s.origin:
         warnings.warn(f"strategy {name!r} for {game} from {s.origin} replaces the one from "
                       f"{_REGISTRY[key].origin}", StrategyWarning, stacklevel=3)
@@ -241,29 +243,38 @@ def load_entry_points() -> None:
 
 
 # ---------------------------------------------------------------- lookup
-_builtins_loaded = [False]
+_builtins_loaded: set[str] = set()       # games whose built-in strategies are registered
 
 
-def _ensure_builtins() -> None:
-    """Import every game's strategy modules (its declaration names them), then give every game
-    the core's `random`."""
-    if _builtins_loaded[0]:
-        return
+def _ensure_builtins(game: str | None = None) -> None:
+    """Import the strategy modules of `game` (every game's if None; its declaration names them),
+    then give it the core's `random`. One game at a time: importing a module compiles (or loads
+    from the cache) its kernels, and `meeplelab run diamant` has no use for the search kernels
+    of the other games."""
     from sim import games
     from sim.core.kernels import random_choice
-    for g in games.all_games():
-        for module in g.strategy_modules:
-            importlib.import_module(module)
-        if (g.name, "random") not in _REGISTRY:
-            register(g.name, "random", random_choice, native=g.random_native, stochastic=True,
-                     doc="Uniform over the legal actions of each decision (the game's legal "
-                         "list), from the seat's own stream.",
-                     observes="the number of legal actions only", source="baseline (sim/core)")
-    _builtins_loaded[0] = True
+    if game is not None and game not in games.names():
+        return                      # a plugin's own game, or a name the caller reports
+    origin = _current_origin[0]
+    _current_origin[0] = "built-in"
+    try:
+        for g in games.all_games() if game is None else [games.get(game)]:
+            if g.name in _builtins_loaded:
+                continue
+            for module in g.strategy_modules:
+                importlib.import_module(module)
+            _builtins_loaded.add(g.name)
+            if (g.name, "random") not in _REGISTRY:
+                register(g.name, "random", random_choice, native=g.random_native, stochastic=True,
+                         doc="Uniform over the legal actions of each decision (the game's legal "
+                             "list), from the seat's own stream.",
+                         observes="the number of legal actions only", source="baseline (sim/core)")
+    finally:
+        _current_origin[0] = origin
 
 
 def all_strategies(game: str | None = None) -> list[Strategy]:
-    _ensure_builtins()
+    _ensure_builtins(game)
     load_entry_points()
     return sorted((s for s in _REGISTRY.values() if game in (None, s.game)), key=lambda s: (s.game, s.name))
 

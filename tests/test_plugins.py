@@ -1,5 +1,6 @@
 """Strategy plugins: files (--plugin), installed entry points, compiled or not, broken or not."""
 import re
+import subprocess
 import sys
 import textwrap
 import warnings
@@ -291,6 +292,45 @@ def test_broken_entry_point_is_reported_by_name(fake_distribution, cli):
 
 
 # ------------------------------------------------------------------ no recompilation
+def test_one_games_strategies_load_only_that_games_modules():
+    """`meeplelab run diamant` compiles (or loads) Diamant's kernels only, not every game's
+    searches: the built-ins are registered game by game."""
+    script = textwrap.dedent("""
+        import sys
+        from strategies.registry import all_strategies
+        names = {s.name for s in all_strategies("diamant")}
+        print(sorted(m for m in sys.modules if m.startswith("strategies.")))
+        print(sorted(m for m in sys.modules if m.endswith((".search", ".policies"))))
+        print("leave-after-hazards" in names and "random" in names)
+        """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout.splitlines()
+    assert out[0] == "['strategies.diamant', 'strategies.diamant_solo', 'strategies.registry']", out
+    assert out[1] == "['sim.diamant.policies']" and out[2] == "True", out
+
+
+def test_a_plugin_named_as_a_built_in_replaces_it_even_before_the_built_ins_load(tmp_path):
+    path = write_plugin(tmp_path, "shadow", """
+        @strategy("diamant", "leave-at-gems", params=[Param("t", 10, "gems", 0, 100)])
+        def shadow(obs, params, rng):
+            '''Leaves at once.'''
+            return O.LEAVE
+        """)
+    script = textwrap.dedent(f"""
+        import warnings
+        from strategies.registry import get, load_plugin_file
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            load_plugin_file({str(path)!r})     # first thing in a new process
+        print(get("diamant", "leave-at-gems").origin)
+        print(*[str(w.message) for w in caught], sep="\\n")
+        """)
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout.splitlines()
+    assert out[0] == f"plugin file {path}", out
+    assert "'leave-at-gems' for diamant from plugin file" in out[1] and "replaces" in out[1], out
+
+
 def test_plugins_do_not_recompile_the_engine(tmp_path, fake_distribution):
     fake_distribution({"fake": "fakeplug_sig"}, {"fakeplug_sig": GOOD_ENTRY})
     load_plugin_file(EXAMPLE)

@@ -5,6 +5,9 @@ import pytest
 from analyses import registry, report
 from analyses.diamant_leave_threshold import GEM_T, HAZARD_K, PLAYER_COUNTS
 
+# `make test` (--dist loadgroup): the two quick reports are built in one xdist worker only
+pytestmark = pytest.mark.xdist_group("quick-report")
+
 
 @pytest.fixture(scope="module")
 def quick_reports(tmp_path_factory):

@@ -15,13 +15,16 @@ from numba import njit
 import strategies.schotten_totten  # noqa: F401  (registers the built-ins)
 from sim.core.rng import new_state, uniform_below
 from sim.core.stats import wilson
-from sim.core.strategy_api import DECIDE_SIG
+from sim.core.strategy_api import decision_kernel
 from sim.schotten_totten import fast, reference, search
 from sim.schotten_totten import observation as O
 from sim.schotten_totten import policies as K
 from sim.schotten_totten.rules import SchottenTottenRules
 from strategies.play import play
 from strategies.registry import parse_spec
+
+# `make test` (--dist loadgroup): `probe` is compiled in one xdist worker, not in both
+pytestmark = pytest.mark.xdist_group("st-probe")
 
 GAME = "schotten-totten"
 PRESETS = sorted(SchottenTottenRules.PRESETS)      # tactics on / off x both claim timings
@@ -55,7 +58,7 @@ def _built_in(code, obs, params, rng):
     return search.ismcts_policy(obs, params, rng)
 
 
-@njit(DECIDE_SIG, cache=True)
+@decision_kernel(cache=True)
 def probe(obs, params, rng):
     """Asks the built-in kernel params[0] (KERNEL_CODES, with parameters params[1:]) for its
     choice, returns an illegal index if it is illegal, and otherwise plays at random: the kernel

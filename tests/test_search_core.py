@@ -23,6 +23,9 @@ from sim.schotten_totten import fast, reference
 from sim.schotten_totten.rules import SchottenTottenRules
 from strategies.registry import parse_spec
 
+# `make test` (--dist loadgroup): the toy game's kernels compile in one xdist worker, not both
+pytestmark = pytest.mark.xdist_group("search-core")
+
 GAME = "schotten-totten"
 
 # per game of 4 (seed 21, games 0-3, the searcher in seat 0, 1, 0, 1 against the greedy):

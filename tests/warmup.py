@@ -1,0 +1,57 @@
+"""Fill numba's on-disk cache before the test workers start (`conftest.pytest_sessionstart`).
+
+From a cold cache (CI's clean clone, any edit of `sim/` or `strategies/`), compiling is half of
+the suite's time, and two pytest-xdist workers would each compile the same engines and search
+kernels at the same time. Here each game is compiled once, in its own process (registering a
+game's built-ins compiles only that game's kernels), the largest first, as many at a time as
+there are workers; the workers then load everything from the cache. With a warm cache this only
+loads (a second or two per game).
+
+`python tests/warmup.py [GAME...]` warms the given games (default all) in this process.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import multiprocessing
+import sys
+import time
+
+# compile time from a cold cache, seconds (2026-12 on 2 vCPUs): the largest first
+COST = {"schotten-totten": 135, "pyramids": 125, "civ": 65, "diamant": 25}
+
+
+def warm(game: str) -> tuple[str, float]:
+    """Compile (or load) `game`'s built-in kernels (its searches included), its fast engine and
+    its invariants loop. Returns (game, seconds)."""
+    from sim import games
+    from strategies.play import kernels_and_params
+    from strategies.registry import all_strategies, lineup
+
+    start = time.perf_counter()
+    g = games.get(game)
+    all_strategies(game)         # registering compiles the kernels, or loads them
+    rules = g.rules.preset()
+    players = g.default_players
+    bound = lineup(game, ["random"] * players, players)
+    kernels, params = kernels_and_params(bound, rules)
+    g.fast_play(rules, players, 1, 0, 1, kernels, params, [b.strategy.native for b in bound])
+    g.check_invariants(rules, players, 1, 0, 1, kernels, params)
+    return game, time.perf_counter() - start
+
+
+def warm_all(processes: int, echo=print) -> float:
+    """Every game, in new processes, `processes` at a time; returns the seconds it took."""
+    from sim import games
+    start = time.perf_counter()
+    order = sorted(games.names(), key=lambda name: -COST.get(name, 100))
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(processes, mp_context=context) as pool:
+        for game, seconds in pool.map(warm, order):
+            echo(f"numba cache: {game} ready in {seconds:.0f} s")
+    return time.perf_counter() - start
+
+
+if __name__ == "__main__":
+    from sim import games
+    for name in sys.argv[1:] or games.names():
+        print(*warm(name))
