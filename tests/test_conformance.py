@@ -156,13 +156,11 @@ def _out_of_range(obs, params, rng):
 
 @pytest.mark.parametrize("name", games.names())
 @pytest.mark.parametrize("engine", ["fast", "reference"])
-def test_an_out_of_range_index_is_reported_with_what_replays_it(name, engine, monkeypatch):
-    from strategies import registry
+def test_an_out_of_range_index_is_reported_with_what_replays_it(name, engine, clean_registry):
     g = games.get(name)
     rules = g.rules.preset()
-    s = registry.register(name, "conformance-out-of-range", _out_of_range,
-                          prepare=lambda values, rules, players: np.array([5.0, 0.0]))
-    monkeypatch.setitem(registry._REGISTRY, (name, s.name), s)
+    s = clean_registry.register(name, "conformance-out-of-range", _out_of_range,
+                                prepare=lambda values, rules, players: np.array([5.0, 0.0]))
     specs = [s.name] + ["random"] * (g.default_players - 1)
     with pytest.raises(StrategyFailure) as e:
         play(name, rules, specs, games=50, seed=SEED, engine=engine, progress=False)
@@ -170,7 +168,6 @@ def test_an_out_of_range_index_is_reported_with_what_replays_it(name, engine, mo
     assert f"strategy '{s.name}'" in text and "in seat 0" in text
     assert f"seed {SEED}" in text and "game index 0" in text
     assert "returned illegal action" in text and "index of a legal action" in text
-    registry._REGISTRY.pop((name, s.name), None)
 
 
 def test_one_turn_limit_for_both_engines(monkeypatch):

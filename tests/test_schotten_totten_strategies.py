@@ -15,7 +15,7 @@ from numba import njit
 import strategies.schotten_totten  # noqa: F401  (registers the built-ins)
 from sim.core.rng import new_state, uniform_below
 from sim.core.stats import wilson
-from sim.core.strategy_api import decision_kernel
+from sim.core.strategy_api import DECIDE_SIG
 from sim.schotten_totten import fast, reference, search
 from sim.schotten_totten import observation as O
 from sim.schotten_totten import policies as K
@@ -58,7 +58,7 @@ def _built_in(code, obs, params, rng):
     return search.ismcts_policy(obs, params, rng)
 
 
-@decision_kernel(cache=True)
+@njit(DECIDE_SIG, cache=True)
 def probe(obs, params, rng):
     """Asks the built-in kernel params[0] (KERNEL_CODES, with parameters params[1:]) for its
     choice, returns an illegal index if it is illegal, and otherwise plays at random: the kernel
