@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 # pytest-xdist worker processes (auto: one per core); `make test TEST_WORKERS=0` runs in one.
-# Before the workers start, tests/conftest.py fills numba's cache once (tests/warmup.py);
+# Before the workers start, tests/conftest.py fills numba's cache once (strategies/warmup.py);
 # --dist loadgroup keeps the tests marked with one xdist_group in one worker.
 TEST_WORKERS ?= auto
 

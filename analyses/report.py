@@ -1,6 +1,7 @@
 """The report builder: every analysis into one folder, with README.md as the index."""
 from __future__ import annotations
 
+import os
 import re
 import time
 from pathlib import Path
@@ -38,6 +39,8 @@ def build(out_dir: Path, quick: bool = False, only: list[str] | None = None,
     analyses = [registry.get(n) for n in only] if only else registry.all_analyses()
     index = out_dir / "README.md"
     sections = _previous_sections(index, quick, echo)
+    if not quick:
+        _compile_first(analyses, echo)
     ran = 0
     try:
         for a in analyses:
@@ -52,6 +55,20 @@ def build(out_dir: Path, quick: bool = False, only: list[str] | None = None,
             output.write_text(index, _index_text([(n, *sections[n]) for n in order if n in sections],
                                                  quick))
     return index
+
+
+def _compile_first(analyses, echo) -> None:
+    """From an empty compilation cache, compile the games of `analyses` in parallel, one
+    process per game (strategies/warmup.py), rather than one after the other as each
+    analysis first plays them; with a warm cache this only loads them."""
+    from sim import games
+    from strategies.warmup import warm_all
+    modules = {a.module.__name__ for a in analyses}
+    names = [g.name for g in games.all_games() if modules & set(g.analysis_modules)]
+    processes = min(os.cpu_count() or 1, len(names))
+    if processes > 1:
+        echo(f"engines and strategies of {len(names)} games compiled or loaded: "
+             f"{warm_all(processes, names, echo=lambda m: None):.1f} s")
 
 
 def _index_text(sections: list[tuple[str, str, str]], quick: bool) -> str:

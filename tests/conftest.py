@@ -18,14 +18,14 @@ MEEPLELAB = Path(sys.executable).with_name("meeplelab")
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session):
     """The whole suite on pytest-xdist workers: fill numba's cache first, once per game
-    (tests/warmup.py), so that the workers do not each compile the same engines and kernels.
+    (strategies/warmup.py), so that the workers do not each compile the same engines and kernels.
     MEEPLELAB_TEST_WARMUP=0 skips it."""
     config = session.config
     workers = min(int(getattr(config.option, "numprocesses", 0) or 0), os.cpu_count() or 1)
     if (hasattr(config, "workerinput") or workers < 2 or os.environ.get("MEEPLELAB_TEST_WARMUP") == "0"
             or config.args_source != pytest.Config.ArgsSource.TESTPATHS):
         return
-    from warmup import warm_all
+    from strategies.warmup import warm_all
     seconds = warm_all(workers, echo=lambda m: None)
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:

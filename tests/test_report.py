@@ -145,3 +145,20 @@ def test_an_index_without_markers_is_replaced(tmp_path, stubs):
     index = report.build(tmp_path, only=["first"], echo=lambda m: None)
     runs, text = _sections(index)
     assert runs == ["run 1, quick=False"] and "old" not in text
+
+
+def test_a_full_report_compiles_the_games_of_its_analyses_first(monkeypatch):
+    """From an empty cache the report compiles its games in parallel before the analyses play
+    them one after the other (strategies/warmup.py); a report of one game's analyses only that
+    game, and a quick report nothing."""
+    import strategies.warmup
+    calls = []
+    monkeypatch.setattr(strategies.warmup, "warm_all",
+                        lambda processes, names, echo: calls.append((processes, names)) or 0.0)
+    monkeypatch.setattr(report.os, "cpu_count", lambda: 2)
+    lines = []
+    report._compile_first([registry.get("diamant-variants"), registry.get("civ-endings"),
+                           registry.get("civ-ladder")], lines.append)
+    assert calls == [(2, ["civ", "diamant"])] and "compiled or loaded" in lines[0]
+    report._compile_first([registry.get("civ-endings")], lines.append)     # one game: no pool
+    assert len(calls) == 1

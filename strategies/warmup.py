@@ -1,13 +1,14 @@
-"""Fill numba's on-disk cache before the test workers start (`conftest.pytest_sessionstart`).
+"""Fill numba's on-disk cache, one process per game, before work that would compile it serially.
 
-From a cold cache (CI's clean clone, any edit of `sim/` or `strategies/`), compiling is half of
-the suite's time, and two pytest-xdist workers would each compile the same engines and search
-kernels at the same time. Here each game is compiled once, in its own process (registering a
-game's built-ins compiles only that game's kernels), the largest first, as many at a time as
-there are workers; the workers then load everything from the cache. With a warm cache this only
-loads (a second or two per game).
+From a cold cache (a fresh clone, any edit of `sim/` or `strategies/`), compiling takes minutes:
+the report would compile game after game on one core, and two pytest-xdist workers would each
+compile the same engines and search kernels. Here each game is compiled once, in its own
+process (registering a game's built-ins compiles only that game's kernels), the largest first,
+as many at a time as asked; later processes load everything from the cache. With a warm cache
+this only loads (a second or two per game). Used by `meeplelab report` and by the test suite
+(tests/conftest.py).
 
-`python tests/warmup.py [GAME...]` warms the given games (default all) in this process.
+`python -m strategies.warmup [GAME...]` warms the given games (default all) in this process.
 """
 from __future__ import annotations
 
@@ -39,11 +40,12 @@ def warm(game: str) -> tuple[str, float]:
     return game, time.perf_counter() - start
 
 
-def warm_all(processes: int, echo=print) -> float:
-    """Every game, in new processes, `processes` at a time; returns the seconds it took."""
+def warm_all(processes: int, names: list[str] | None = None, echo=print) -> float:
+    """Every game (or those named), in new processes, `processes` at a time; returns the
+    seconds it took."""
     from sim import games
     start = time.perf_counter()
-    order = sorted(games.names(), key=lambda name: -COST.get(name, 100))
+    order = sorted(names or games.names(), key=lambda name: -COST.get(name, 100))
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(processes, mp_context=context) as pool:
         for game, seconds in pool.map(warm, order):
