@@ -63,7 +63,7 @@ def _compile_first(analyses, echo) -> None:
     analysis first plays them; with a warm cache this only loads them."""
     from sim import games
     from strategies.warmup import warm_all
-    modules = {a.module.__name__ for a in analyses}
+    modules = {getattr(a.module, "__name__", "") for a in analyses}
     names = [g.name for g in games.all_games() if modules & set(g.analysis_modules)]
     processes = min(os.cpu_count() or 1, len(names))
     if processes > 1:
