@@ -16,9 +16,7 @@ import concurrent.futures
 import multiprocessing
 import sys
 import time
-
-# compile time from a cold cache, seconds (2026-12 on 2 vCPUs): the largest first
-COST = {"schotten-totten": 135, "pyramids": 125, "civ": 65, "diamant": 25}
+from pathlib import Path
 
 
 def warm(game: str) -> tuple[str, float]:
@@ -45,12 +43,19 @@ def warm_all(processes: int, names: list[str] | None = None, echo=print) -> floa
     seconds it took."""
     from sim import games
     start = time.perf_counter()
-    order = sorted(names or games.names(), key=lambda name: -COST.get(name, 100))
+    order = sorted(names or games.names(), key=_source_size, reverse=True)
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(processes, mp_context=context) as pool:
         for game, seconds in pool.map(warm, order):
             echo(f"numba cache: {game} ready in {seconds:.0f} s")
     return time.perf_counter() - start
+
+
+def _source_size(name: str) -> int:
+    """The size of the sources beside the game's fast engine: roughly its compile time."""
+    from sim import games
+    here = Path(sys.modules[games.get(name).fast_play.__module__].__file__).parent
+    return sum(p.stat().st_size for p in here.glob("*.py"))
 
 
 if __name__ == "__main__":
