@@ -32,6 +32,10 @@ from numba.core.imputils import lower_constant
 from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
 _KERNELS: dict[str, tuple] = {}      # token key -> its kernels (numba dispatchers)
+# per kernel object, computed once: hashing sources and reading numba's IR cost tens of ms a run
+# (an edited plugin, loaded again, is a new kernel object)
+_DIGESTS: dict = {}
+_READS: dict = {}
 
 
 class Inlined:
@@ -40,9 +44,10 @@ class Inlined:
     def __init__(self, kernels=()):
         self.kernels = tuple(dict.fromkeys(kernels))
         self.key = "none" if not self.kernels else hashlib.sha256(
-            "\0".join(kernel_digest(k) for k in self.kernels).encode()).hexdigest()[:24]
+            "\0".join(_memo(_DIGESTS, kernel_digest, k) for k in self.kernels).encode()
+        ).hexdigest()[:24]
         _KERNELS.setdefault(self.key, self.kernels)
-        self.reads = tuple(observed_fields(k) for k in self.kernels)
+        self.reads = tuple(_memo(_READS, observed_fields, k) for k in self.kernels)
 
     def slot(self, kernel) -> int:
         return self.kernels.index(kernel) if kernel in self.kernels else -1
@@ -60,6 +65,12 @@ class Inlined:
 
 
 NONE = Inlined()
+
+
+def _memo(table: dict, fn, kernel):
+    if kernel not in table:
+        table[kernel] = fn(kernel)
+    return table[kernel]
 
 
 def _marker(game: str, token: Inlined) -> Path:
@@ -157,7 +168,11 @@ def inlined_draws(token, k):
 
 
 def _chain(args: str, values: list[str], default: str):
-    """`def impl(args): if k == 0: return values[0] ... return default`, compiled by exec."""
+    """`def impl(args): if k == 0: return values[0] ... return default`, compiled by exec; with
+    one value, `return values[0]` (k is 0 whenever it is called: nothing left for the engine to
+    test, so LLVM sees the kernel's own result, e.g. that it is always a legal action)."""
+    if len(values) == 1:
+        return f"def impl({args}):\n    return {values[0]}"
     lines = [f"def impl({args}):"]
     lines += [f"    if k == {i}:\n        return {v}" for i, v in enumerate(values)]
     return "\n".join(lines + [f"    return {default}"])

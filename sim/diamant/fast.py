@@ -198,13 +198,14 @@ def _own_view(obs, p, chest, art_points, visible):
 
 @njit(cache=True, inline="always")
 def _inlined_decisions(obs, inside, leavers, block, seat_fn, seat_view, seat_prm, seat_prm_len,
-                       chest, art_points, visible, inl):
+                       chest, art_points, visible, inl, any_view):
     """Decisions of a lineup of strategies compiled into the engine: (m, -1, 0) with
-    leavers[:m], or (m, seat, action) for the first illegal action."""
+    leavers[:m], or (m, seat, action) for the first illegal action. `any_view` is a constant
+    where it is called: False, for kernels that never read the own view, removes its tests."""
     m = 0
     for j in range(obs[O.IN_CAVE]):
         p = nonneg(inside[j])
-        own = seat_view[p] != 0
+        own = any_view and seat_view[p] != 0
         if own:
             _own_view(obs, p, chest, art_points, visible)
         prm = view_at(seat_prm[p], seat_prm_len[p], np.float64)
@@ -449,9 +450,11 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
 
     # a lineup of threshold built-ins only: decisions without a test of the strategy
     all_threshold = all_inlined = True
+    any_view = False
     for p in range(players):
         all_threshold &= seat_call[p] == CALL_THRESHOLD
         all_inlined &= seat_call[p] == CALL_INLINED
+        any_view |= seat_view[p] != 0
 
     # the header and the rule fields of the observation never change
     obs[:] = 0
@@ -490,9 +493,14 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
                         m = _threshold_decisions(obs, inside, leavers, seat_field,
                                                  seat_threshold)
                     elif all_inlined:   # plugins compiled in: no test of the strategy either
-                        m, bad, action = _inlined_decisions(
-                            obs, inside, leavers, block, seat_fn, seat_view, seat_prm,
-                            seat_prm_len, chest, art_points, visible, inl)
+                        if any_view:
+                            m, bad, action = _inlined_decisions(
+                                obs, inside, leavers, block, seat_fn, seat_view, seat_prm,
+                                seat_prm_len, chest, art_points, visible, inl, True)
+                        else:
+                            m, bad, action = _inlined_decisions(
+                                obs, inside, leavers, block, seat_fn, seat_view, seat_prm,
+                                seat_prm_len, chest, art_points, visible, inl, False)
                         if bad >= 0:
                             record_illegal(errors, row, bad, action, 2, obs[O.DECISIONS], rnd)
                             failed = True
