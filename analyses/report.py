@@ -39,11 +39,9 @@ def build(out_dir: Path, quick: bool = False, only: list[str] | None = None,
     analyses = [registry.get(n) for n in only] if only else registry.all_analyses()
     index = out_dir / "README.md"
     sections = _previous_sections(index, quick, echo)
-    if not quick:
-        _compile_first(analyses, echo)
     ran = 0
     try:
-        for a in analyses:
+        for a in _in_compile_order(analyses, quick, echo):
             start = time.perf_counter()
             s = a.module.run(out_dir, quick=quick, seed=a.default_seed)
             sections[a.name] = (s.title, s.markdown.strip())
@@ -57,18 +55,26 @@ def build(out_dir: Path, quick: bool = False, only: list[str] | None = None,
     return index
 
 
-def _compile_first(analyses, echo) -> None:
-    """From an empty compilation cache, compile the games of `analyses` in parallel, one
-    process per game (strategies/warmup.py), rather than one after the other as each
-    analysis first plays them; with a warm cache this only loads them."""
+def _in_compile_order(analyses, quick: bool, echo):
+    """The analyses, those of each game as soon as that game is compiled. A full report of
+    several games compiles them in parallel, one process per game (strategies/warmup.py), and
+    meanwhile runs the analyses of the games already compiled: from an empty cache, rather than
+    compiling game after game on one core as each analysis first plays it. With a warm cache
+    this only loads them. Analyses of no registered game come first."""
     from sim import games
-    from strategies.warmup import warm_all
-    modules = {getattr(a.module, "__name__", "") for a in analyses}
-    names = [g.name for g in games.all_games() if modules & set(g.analysis_modules)]
+    module_game = {m: g.name for g in games.all_games() for m in g.analysis_modules}
+    game_of = {a.name: module_game.get(getattr(a.module, "__name__", "")) for a in analyses}
+    names = list(dict.fromkeys(g for g in game_of.values() if g))
     processes = min(os.cpu_count() or 1, len(names))
-    if processes > 1:
-        echo(f"engines and strategies of {len(names)} games compiled or loaded: "
-             f"{warm_all(processes, names, echo=lambda m: None):.1f} s")
+    if quick or processes < 2:
+        yield from analyses
+        return
+    from strategies.warmup import warming
+    yield from (a for a in analyses if game_of[a.name] is None)
+    with warming(processes, names) as ready:
+        for game, seconds in ready:
+            echo(f"{game}: engines and strategies compiled or loaded in {seconds:.1f} s")
+            yield from (a for a in analyses if game_of[a.name] == game)
 
 
 def _index_text(sections: list[tuple[str, str, str]], quick: bool) -> str:

@@ -13,6 +13,7 @@ this only loads (a second or two per game). Used by `meeplelab report` and by th
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import multiprocessing
 import sys
 import time
@@ -38,15 +39,31 @@ def warm(game: str) -> tuple[str, float]:
     return game, time.perf_counter() - start
 
 
+@contextlib.contextmanager
+def warming(processes: int, names: list[str]):
+    """Compile (or load) the named games in new processes, `processes` at a time, the largest
+    first. Yields an iterator of (game, seconds) in the order the games are ready, so that work
+    on the first can start while the others still compile. On an error in that work the games
+    not started are cancelled (those compiling finish in the background)."""
+    order = sorted(names, key=_source_size, reverse=True)
+    pool = concurrent.futures.ProcessPoolExecutor(
+        processes, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        futures = [pool.submit(warm, name) for name in order]
+        yield (f.result() for f in concurrent.futures.as_completed(futures))
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
 def warm_all(processes: int, names: list[str] | None = None, echo=print) -> float:
     """Every game (or those named), in new processes, `processes` at a time; returns the
     seconds it took."""
     from sim import games
     start = time.perf_counter()
-    order = sorted(names or games.names(), key=_source_size, reverse=True)
-    context = multiprocessing.get_context("spawn")
-    with concurrent.futures.ProcessPoolExecutor(processes, mp_context=context) as pool:
-        for game, seconds in pool.map(warm, order):
+    with warming(processes, names or games.names()) as ready:
+        for game, seconds in ready:
             echo(f"numba cache: {game} ready in {seconds:.0f} s")
     return time.perf_counter() - start
 

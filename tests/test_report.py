@@ -147,18 +147,28 @@ def test_an_index_without_markers_is_replaced(tmp_path, stubs):
     assert runs == ["run 1, quick=False"] and "old" not in text
 
 
-def test_a_full_report_compiles_the_games_of_its_analyses_first(monkeypatch):
-    """From an empty cache the report compiles its games in parallel before the analyses play
-    them one after the other (strategies/warmup.py); a report of one game's analyses only that
-    game, and a quick report nothing."""
+def test_a_full_report_runs_each_games_analyses_once_that_game_is_compiled(monkeypatch):
+    """From an empty cache the report compiles its games in parallel (strategies/warmup.py)
+    and runs a game's analyses as soon as it is ready, while the others compile; analyses of
+    no game first. A report of one game's analyses, or a quick one, starts no process."""
+    import contextlib
     import strategies.warmup
     calls = []
-    monkeypatch.setattr(strategies.warmup, "warm_all",
-                        lambda processes, names, echo: calls.append((processes, names)) or 0.0)
+
+    @contextlib.contextmanager
+    def warming(processes, names):
+        calls.append((processes, names))
+        yield iter([("diamant", 1.0), ("civ", 2.0)])       # diamant happens to be ready first
+
+    monkeypatch.setattr(strategies.warmup, "warming", warming)
     monkeypatch.setattr(report.os, "cpu_count", lambda: 2)
+    stub = registry.Analysis("stub", "Stub", "", 0, _Stub("stub", []))
+    chosen = [registry.get("civ-endings"), registry.get("diamant-variants"),
+              registry.get("civ-ladder"), stub]
     lines = []
-    report._compile_first([registry.get("diamant-variants"), registry.get("civ-endings"),
-                           registry.get("civ-ladder")], lines.append)
-    assert calls == [(2, ["civ", "diamant"])] and "compiled or loaded" in lines[0]
-    report._compile_first([registry.get("civ-endings")], lines.append)     # one game: no pool
+    order = [a.name for a in report._in_compile_order(chosen, False, lines.append)]
+    assert order == ["stub", "diamant-variants", "civ-endings", "civ-ladder"]
+    assert calls == [(2, ["civ", "diamant"])] and "diamant: " in lines[0] and "civ: " in lines[1]
+    assert list(report._in_compile_order(chosen[:1], False, lines.append)) == chosen[:1]
+    assert list(report._in_compile_order(chosen, True, lines.append)) == chosen
     assert len(calls) == 1
