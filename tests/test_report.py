@@ -5,11 +5,20 @@ import pytest
 from analyses import registry, report
 from analyses.diamant_leave_threshold import GEM_T, HAZARD_K, PLAYER_COUNTS
 
-# `make test` (--dist loadgroup): the two quick reports are built in one xdist worker only
+# `make test` (--dist loadgroup): the two quick reports (a minute each) are built in one xdist
+# worker only; pyproject.toml pins the pytest that keeps the groups
 pytestmark = pytest.mark.xdist_group("quick-report")
 
 
-@pytest.fixture(scope="module")
+def test_the_quick_reports_tests_are_one_xdist_group(request):
+    """Under `--dist loadgroup` xdist marks a grouped test's id with its group; a pytest that
+    loses the mark (pytest-dev/pytest-xdist#1386) would build the quick reports in every worker."""
+    if not getattr(request.config.option, "loadgroup", False):
+        pytest.skip("not run by pytest-xdist with --dist loadgroup")
+    assert request.node.nodeid.endswith("@quick-report")
+
+
+@pytest.fixture(scope="session")
 def quick_reports(tmp_path_factory):
     a, b = tmp_path_factory.mktemp("report-a"), tmp_path_factory.mktemp("report-b")
     report.build(a, quick=True, echo=lambda m: None)
