@@ -14,7 +14,9 @@ from strategies import registry
 from strategies.play import StrategyFailure, kernels_and_params, play, plugins_to_compile, resolve_rules
 from strategies.registry import load_plugin_file
 
-pytestmark = pytest.mark.usefixtures("clean_registry")
+# one xdist worker (make test): its first test compiles the plugins into the engine, the others
+# reuse that compilation instead of compiling it at the same time in the other worker
+pytestmark = [pytest.mark.usefixtures("clean_registry"), pytest.mark.xdist_group("compiled-plugins")]
 
 PLUGINS = """\
 from sim.core.rng import uniform_float

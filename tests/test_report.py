@@ -75,6 +75,25 @@ def test_variants_table_has_every_variant(quick_reports):
 
 
 # ---------------------------------------------------------------- the index over partial runs
+def test_the_civ_ladder_is_a_complete_round_robin(quick_reports):
+    """(Read from the quick report: a CIV ladder is half a minute even in quick mode.)"""
+    from analyses import civ_ladder
+    out, _ = quick_reports
+    budget = {s: civ_ladder.QUICK_GAMES[kind] for s, kind in civ_ladder.ladder()}
+    specs = list(budget)
+    matrix = pd.read_csv(out / "civ-ladder.csv").set_index(["strategy", "opponent"])
+    ratings = pd.read_csv(out / "civ-ladder-ratings.csv")
+    assert ratings.strategy.tolist() == specs and ratings.bradley_terry[0] == 0
+    assert len(matrix) == len(specs) * (len(specs) - 1)
+    for a in specs:
+        for b in specs:
+            if a != b:      # the same games seen from both sides
+                assert matrix.win_share[a, b] + matrix.win_share[b, a] == pytest.approx(1)
+                assert matrix.games[a, b] == 2 * min(budget[a], budget[b])   # both seatings
+    assert ratings.set_index("strategy").vs_greedy["greedy"] == 0
+    assert "searchers (`flat-mc" in (out / "README.md").read_text()
+
+
 class _Stub:
     """An analysis whose run writes one file and a section naming the run (or is interrupted)."""
 
