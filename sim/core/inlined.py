@@ -21,6 +21,7 @@ compilation.
 from __future__ import annotations
 
 import dis
+import functools
 import hashlib
 import inspect
 import marshal
@@ -32,10 +33,6 @@ from numba.core.imputils import lower_constant
 from numba.extending import NativeValue, models, overload, register_model, typeof_impl, unbox
 
 _KERNELS: dict[str, tuple] = {}      # token key -> its kernels (numba dispatchers)
-# per kernel object, computed once: hashing sources and reading numba's IR cost tens of ms a run
-# (an edited plugin, loaded again, is a new kernel object)
-_DIGESTS: dict = {}
-_READS: dict = {}
 
 
 class Inlined:
@@ -44,10 +41,9 @@ class Inlined:
     def __init__(self, kernels=()):
         self.kernels = tuple(dict.fromkeys(kernels))
         self.key = "none" if not self.kernels else hashlib.sha256(
-            "\0".join(_memo(_DIGESTS, kernel_digest, k) for k in self.kernels).encode()
-        ).hexdigest()[:24]
+            "\0".join(kernel_digest(k) for k in self.kernels).encode()).hexdigest()[:24]
         _KERNELS.setdefault(self.key, self.kernels)
-        self.reads = tuple(_memo(_READS, observed_fields, k) for k in self.kernels)
+        self.reads = tuple(observed_fields(k) for k in self.kernels)
 
     def slot(self, kernel) -> int:
         return self.kernels.index(kernel) if kernel in self.kernels else -1
@@ -65,12 +61,6 @@ class Inlined:
 
 
 NONE = Inlined()
-
-
-def _memo(table: dict, fn, kernel):
-    if kernel not in table:
-        table[kernel] = fn(kernel)
-    return table[kernel]
 
 
 def _marker(game: str, token: Inlined) -> Path:
@@ -92,6 +82,9 @@ def mark_compiled(game: str, token: Inlined) -> None:
         pass
 
 
+# kernel_digest and observed_fields: once per kernel object (tens of ms a run otherwise; an
+# edited plugin, loaded again, is a new object)
+@functools.cache
 def kernel_digest(kernel) -> str:
     """What names a kernel's compiled code: its module and name, and the sources it may use: its
     file and the modules imported from beside it, or every file of the package it is in.
@@ -198,6 +191,7 @@ def _inlined_draws(token, k):
     return ns["impl"]
 
 
+@functools.cache
 def observed_fields(kernel) -> frozenset | None:
     """The entries of the observation (the kernel's first argument) the kernel reads, when it
     reads only constant entries of it directly; None when it may read any (the vector passed on,
