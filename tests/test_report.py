@@ -74,7 +74,6 @@ def test_variants_table_has_every_variant(quick_reports):
     assert base.loc["4 hazard copies", "cards_per_game"] < base.loc["diamant-2005", "cards_per_game"]
 
 
-# ---------------------------------------------------------------- the index over partial runs
 def test_the_civ_ladder_is_a_complete_round_robin(quick_reports):
     """(Read from the quick report: a CIV ladder is half a minute even in quick mode.)"""
     from analyses import civ_ladder
@@ -94,6 +93,7 @@ def test_the_civ_ladder_is_a_complete_round_robin(quick_reports):
     assert "searchers (`flat-mc" in (out / "README.md").read_text()
 
 
+# ---------------------------------------------------------------- the index over partial runs
 class _Stub:
     """An analysis whose run writes one file and a section naming the run (or is interrupted)."""
 
