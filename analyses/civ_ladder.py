@@ -30,9 +30,11 @@ QUICK_GAMES = {"random": 4, "one-ply": 4, "search": 1}
 # searchers (stochastic strategies other than random) play with a small budget: about 30
 # playouts a decision. A searcher not named here plays with its defaults.
 SEARCH_SPECS = {"flat-mc": "flat-mc:sims=10,prune=3", "ismcts": "ismcts:iters=30"}
+# --quick (a smoke test): a few playouts a decision
+QUICK_SEARCH_SPECS = {"flat-mc": "flat-mc:sims=2,prune=2", "ismcts": "ismcts:iters=6"}
 
 
-def ladder() -> list[tuple[str, str]]:
+def ladder(quick: bool = False) -> list[tuple[str, str]]:
     """(spec, kind) for every built-in CIV strategy in the registry: random, greedy, majority,
     the others (kind one-ply), domain-focus once per Domain, the searchers last (kind search)."""
     strategies = [s for s in all_strategies(GAME) if s.origin == "built-in"]
@@ -46,12 +48,13 @@ def ladder() -> list[tuple[str, str]]:
             out += [(f"{s.name}:domain={d}", kind) for d in DOMAINS]
         else:
             out.append((s.name, kind))
-    return out + [(SEARCH_SPECS.get(s.name, s.name), "search") for s in search]
+    specs = QUICK_SEARCH_SPECS if quick else SEARCH_SPECS
+    return out + [(specs.get(s.name, s.name), "search") for s in search]
 
 
 def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section:
     budget = QUICK_GAMES if quick else GAMES
-    entries = [(spec, budget[kind]) for spec, kind in ladder()]
+    entries = [(spec, budget[kind]) for spec, kind in ladder(quick)]
     labels = [s for s, _ in entries]
     rules = resolve_rules(GAME, PRESET)
     n_games = [[min(na, nb) for _, nb in entries] for _, na in entries]
@@ -76,7 +79,7 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
     random_note = (f"Random wins {random_wins:g} of its {vs_random.games.sum():,} games, so its "
                    f"distance from the others is only bounded (by the half win a pairing gets): "
                    f"the last column is the one to read.")
-    searchers = [s for s, kind in ladder() if kind == "search"]
+    searchers = [s for s, kind in ladder(quick) if kind == "search"]
     search_note = (f"The searchers ({', '.join(f'`{s}`' for s in searchers)}) play with a small "
                    f"budget and few games here (the report should take minutes), hence their wide "
                    f"intervals; a longer run: `meeplelab tournament civ --players 2 -s "

@@ -23,12 +23,15 @@ PRESET = "published"
 LADDER = [("random", 20_000), ("greedy", 5_000), ("god-priority:order=KSTAH", 5_000),
           ("god-priority:order=HASKT", 5_000), ("flat-mc", 200), ("ismcts:iters=300", 60)]
 QUICK_GAMES = 10
+# --quick (a smoke test): the searchers with a few playouts a decision
+QUICK_LADDER = LADDER[:4] + [("flat-mc:sims=2", 200), ("ismcts:iters=10", 60)]
 
 
 def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section:
-    labels = [s for s, _ in LADDER]
+    ladder = QUICK_LADDER if quick else LADDER
+    labels = [s for s, _ in ladder]
     rules = resolve_rules(GAME, PRESET)
-    n_games = [[QUICK_GAMES if quick else min(na, nb) for _, nb in LADDER] for _, na in LADDER]
+    n_games = [[QUICK_GAMES if quick else min(na, nb) for _, nb in ladder] for _, na in ladder]
     matrix, ratings = round_robin(GAME, rules, labels, n_games, seed)
     files = [f"{NAME}.csv", f"{NAME}-ratings.csv", f"{NAME}.png"]
     output.write_csv(matrix, out_dir / files[0])
@@ -58,7 +61,7 @@ few games with small budgets here (the report should take minutes); a longer run
 
 - Command: `meeplelab analyse {NAME}` (also run by `meeplelab report`)
 - Seed: {seed}; games per pairing and seating: the smaller budget of the two strategies
-  ({', '.join(f'`{s}`: {QUICK_GAMES if quick else n:,}' for s, n in LADDER)})
+  ({', '.join(f'`{s}`: {QUICK_GAMES if quick else n:,}' for s, n in ladder)})
 - Rules: preset `{PRESET}`; deck: the shipped reconstruction
 - Files: {', '.join(f'`{f}`' for f in files)}
 """

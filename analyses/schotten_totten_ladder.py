@@ -24,10 +24,12 @@ PRESET = "base"
 # greedy's 8 best actions; 200 tree iterations over the same 8 root actions).
 LADDER = [("random", 20_000), ("greedy", 2_000), ("flat-mc:sims=25,prune=8", 30),
           ("ismcts:iters=200,prune=8", 30)]
+# --quick (a smoke test): the searchers with a few playouts a decision
+QUICK_LADDER = LADDER[:2] + [("flat-mc:sims=2,prune=2", 30), ("ismcts:iters=8,prune=2", 30)]
 
 
 def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section:
-    ladder = available(LADDER)
+    ladder = available(QUICK_LADDER if quick else LADDER)
     labels = [s for s, _ in ladder]
     rules = resolve_rules("schotten-totten", PRESET)
     n_games = [[quick_games(min(na, nb)) if quick else min(na, nb) for _, nb in ladder]

@@ -14,7 +14,15 @@ from .registry import Param, register
 
 GAME = "schotten-totten"
 
-register(GAME, "greedy", K.greedy_policy, native=K.GREEDY,
+
+def _compiled(kernel):
+    """The greedy and the search kernels are declared without a signature (they compile lazily):
+    compile them with the strategy signature before registering, which freezes them to it."""
+    kernel.compile(DECIDE_SIG)
+    return kernel
+
+
+register(GAME, "greedy", _compiled(K.greedy_policy), native=K.GREEDY,
          doc="One-move heuristic. Each stone gets an estimated chance of winning it from what the "
              "seat sees (both sides, its own hand, the unseen clan cards): exact when both "
              "formations are complete or the claim proof holds, else a logistic of the expected "
@@ -39,13 +47,6 @@ register(GAME, "greedy", K.greedy_policy, native=K.GREEDY,
                        "tactic cards than this", 0, 16)],
          observes="own hand, the table, unseen clan cards (CARD_LOC), claimed stones",
          source="hand-written one-move heuristic")
-
-
-def _compiled(kernel):
-    """The search kernels are declared without a signature (they compile lazily): compile them
-    with the strategy signature before registering, which freezes them to it."""
-    kernel.compile(DECIDE_SIG)
-    return kernel
 
 
 _ROLLOUT = Param("rollout", 1, "rollout policy of both seats: 0 random, 1 greedy (default "

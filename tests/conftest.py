@@ -25,11 +25,15 @@ def pytest_sessionstart(session):
     if (hasattr(config, "workerinput") or workers < 2 or os.environ.get("MEEPLELAB_TEST_WARMUP") == "0"
             or config.args_source != pytest.Config.ArgsSource.TESTPATHS):
         return
+    from sim import games
     from strategies.warmup import warm_all
-    seconds = warm_all(workers, echo=lambda m: None)
+    # every game at once, more processes than cores: the tests wait for the last game, and with
+    # one process per core the cores that finish first would idle (20 s from a cold cache)
+    processes = max(workers, len(games.names()))
+    seconds = warm_all(processes, echo=lambda m: None)
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
-        reporter.write_line(f"numba cache filled in {seconds:.0f} s ({workers} processes)")
+        reporter.write_line(f"numba cache filled in {seconds:.0f} s ({processes} processes)")
 
 
 @pytest.fixture

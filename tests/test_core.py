@@ -307,3 +307,26 @@ def test_rule_vectors_are_packed_in_declaration_order():
 
     with pytest.raises(TypeError, match="float"):
         WithFloat.packed_fields()
+
+
+# ---------------------------------------------------------------- compiling
+def test_no_int_literals_compiles_once_for_every_integer_constant():
+    """numba alone compiles a callee once per integer constant of its call sites; the decorator
+    leaves one int64 compilation (a boolean constant still gets its own)."""
+    from numba import njit
+
+    from sim.core.nbutil import no_int_literals
+
+    def add(a, b, sub=False):
+        return a - b if sub else a + b
+
+    plain, once = njit(add), no_int_literals(njit(add))
+
+    @njit
+    def calls(f, n):
+        return f(n, 0) + f(n, -1) + f(3, n) + f(n, b=7) + f(n, 2, True)
+
+    assert calls(plain, 5) == calls(once, 5) == 5 + 4 + 8 + 12 + 3
+    assert len(plain.signatures) == 5
+    assert [str(s) for s in once.signatures] == ["(int64, int64, omitted(default=False))",
+                                                "(int64, int64, Literal[bool](True))"]

@@ -78,7 +78,7 @@ def test_the_civ_ladder_is_a_complete_round_robin(quick_reports):
     """(Read from the quick report: a CIV ladder is half a minute even in quick mode.)"""
     from analyses import civ_ladder
     out, _ = quick_reports
-    budget = {s: civ_ladder.QUICK_GAMES[kind] for s, kind in civ_ladder.ladder()}
+    budget = {s: civ_ladder.QUICK_GAMES[kind] for s, kind in civ_ladder.ladder(quick=True)}
     specs = list(budget)
     matrix = pd.read_csv(out / "civ-ladder.csv").set_index(["strategy", "opponent"])
     ratings = pd.read_csv(out / "civ-ladder-ratings.csv")

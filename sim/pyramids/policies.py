@@ -55,7 +55,7 @@ How the defaults were chosen, and what each strategy measured: docs/pyramids-str
 import numpy as np
 from numba import njit
 
-from ..core.nbutil import popcount
+from ..core.nbutil import no_int_literals, popcount
 from ..core.strategy_api import DECIDE_SIG
 from . import board as B
 from . import observation as O
@@ -547,6 +547,7 @@ def _tomb_gain(obs, wi, wf, i, code):
 
 
 # ---------------------------------------------------------------- the valued cards
+@no_int_literals
 @njit(cache=True)
 def _value_cards(obs, params, wi, wf, seat, pre_turn, first, count):
     """Gains of the cards wi[W_CARDS + first ...] (count of them; -1 entries are skipped) for

@@ -272,7 +272,8 @@ def candidates(obs, prune):
     if prune <= 0 or prune >= n:
         return np.arange(n)
     values, gains = np.empty(n, np.float64), np.empty(n, np.float64)
-    K.action_values(obs, _PRUNE_PARAMS, values, gains)
+    # a copy: the global is a read-only array to numba, a second type for every valuation kernel
+    K.action_values(obs, _PRUNE_PARAMS.copy(), values, gains)
     return np.argsort(-values, kind="mergesort")[:prune]
 
 

@@ -897,7 +897,8 @@ def _play_range(start, stop, first_game, seed, r, codes, fns, prms, work, stream
 
     for row in range(start, stop):
         new_game(work, streams, r, seed, first_game + row)
-        status = run(work, streams, r, -1)
+        # not the literal -1: numba would compile `run` a second time for the constant
+        status = run(work, streams, r, np.int64(-1))
         while status > 0:   # a strategy the turn machine does not call itself
             seat = state[S_SEAT]
             obs = view_at(obs_base + obs_stride * seat, O.SIZE, np.int64)

@@ -9,7 +9,7 @@ Used by the turn machine (`fast`) and the greedy (`policies`); imports nothing o
 """
 from numba import njit
 
-from ..core.nbutil import lowest_bit, popcount  # noqa: F401  (fast imports them from here)
+from ..core.nbutil import lowest_bit, no_int_literals, popcount  # noqa: F401  (fast imports them from here)
 from .cards import N_CLAN, SHIELD, TROOP
 
 COLUMN = sum(1 << (9 * c) for c in range(6))     # bit v - 1 of every colour: cards of value v
@@ -85,6 +85,7 @@ def _top_colour_sum(cm, k):
     return total
 
 
+@no_int_literals
 @njit(cache=True)
 def best_key(n_clan, vsum, vmask, cmask, nchief, ntroop, nshield, need, fog, pool, min_cat):
     """`cards.best_key` on masks: the strongest key the side can reach with clan cards of `pool`
@@ -143,6 +144,7 @@ def best_key(n_clan, vsum, vmask, cmask, nchief, ntroop, nshield, need, fog, poo
     return -1
 
 
+@no_int_literals
 @njit(cache=True)
 def beats(n_clan, vsum, vmask, cmask, nchief, ntroop, nshield, need, fog, pool, mine):
     """Is some completion of the side with clan cards of `pool` stronger than key `mine`?

@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from ..core.kernels import random_choice
-from ..core.strategy_api import DECIDE_SIG
+from ..core.nbutil import no_int_literals
 from . import formations as F
 from .cards import CHIEF_2, FOG, MUD, N_CLAN, SHIELD
 from . import observation as O
@@ -102,6 +102,7 @@ def _scaled(fog, pen, temp):
     return pen, temp
 
 
+@no_int_literals
 @njit(cache=True)
 def _mine_incomplete(mn, mc, mv, mm, mcol, mch, mtr, msh, need, fog, unseen, hand, use_hand, pen):
     """(best completion from unseen and hand cards, expected strength) of an incomplete side."""
@@ -115,6 +116,7 @@ def _mine_incomplete(mn, mc, mv, mm, mcol, mch, mtr, msh, need, fog, unseen, han
     return kopt, em
 
 
+@no_int_literals
 @njit(cache=True)
 def _theirs(on, oc, ov, om, ocol, och, otr, osh, need, fog, unseen, pen):
     """The opponent's side: (exact key if complete else -1, expected strength if incomplete)."""
@@ -138,6 +140,7 @@ def _against(kopt, em, ko, eo, temp):
     return _logistic((em - eo) / temp)
 
 
+@no_int_literals
 @njit(cache=True)
 def stone_value(mn, mc, mv, mm, mcol, mch, mtr, msh, on, oc, ov, om, ocol, och, otr, osh,
                 need, fog, unseen, hand, hidden, me_first, use_hand, pen, temp):
@@ -171,6 +174,7 @@ def _wins_with(held, s, adj, total):
     return run != 0 or F.popcount(h) >= total
 
 
+@no_int_literals
 @njit(cache=True)
 def _value_at(obs, s, me, skip_m, add_m, skip_o, fog, need, unseen, hand, hidden, use_hand, pen, temp,
               changed):
@@ -346,7 +350,9 @@ def greedy_scores(obs, params, scores):
         scores[i] = sc
 
 
-@njit(DECIDE_SIG, cache=True)
+# no signature: compiled when first used (registering it compiles it with DECIDE_SIG), not when
+# this module is imported, since every command imports it to find the games (sim/games.py)
+@njit(cache=True)
 def greedy_policy(obs, params, rng):
     """Greedy one-move heuristic (module docstring); deterministic."""
     n = obs[O.N_LEGAL]
