@@ -15,7 +15,7 @@ def no_int_literals(dispatcher):
     Literal[int](-1), two compilations of f and of everything f calls. This types integer
     constants as int64 instead (booleans keep their literal types, one compilation per value,
     which are wanted). Apply it above `@njit` to functions called with constants from many
-    places: compiling their variants was a tenth of a cold cache's minutes."""
+    places (what their variants cost: docs/engine-performance.md, "Compile time")."""
     typed = dispatcher.get_call_template
 
     def get_call_template(args, kws):
