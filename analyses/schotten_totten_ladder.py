@@ -26,6 +26,8 @@ LADDER = [("random", 20_000), ("greedy", 2_000), ("flat-mc:sims=25,prune=8", 30)
           ("ismcts:iters=200,prune=8", 30)]
 # --quick (a smoke test): the searchers with a few playouts a decision
 QUICK_LADDER = LADDER[:2] + [("flat-mc:sims=2,prune=2", 30), ("ismcts:iters=8,prune=2", 30)]
+QUICK_BUDGETS = ("\n\nIn this quick run the searchers play with the few playouts their labels "
+                 "give, not the budgets above.")
 
 
 def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section:
@@ -65,7 +67,7 @@ greedy's best reply at the opponent's), and play few games here (each of their g
 half a second on a core, and the whole report should take minutes, not hours), hence their wide
 intervals. A longer run at 800 playouts per play decision (flat-mc's default: 100 for each of the
 greedy's 8 best actions; ismcts's default is 1000 iterations):
-`meeplelab tournament schotten-totten -s flat-mc -s ismcts:iters=800 -n 200`.
+`meeplelab tournament schotten-totten -s flat-mc -s ismcts:iters=800 -n 200`.{QUICK_BUDGETS if quick else ""}
 
 {markdown_table(key)}
 

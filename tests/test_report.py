@@ -5,7 +5,7 @@ import pytest
 from analyses import registry, report
 from analyses.diamant_leave_threshold import GEM_T, HAZARD_K, PLAYER_COUNTS
 
-# `make test` (--dist loadgroup): the two quick reports (a minute each) are built in one xdist
+# `make test` (--dist loadgroup): the two quick reports (half a minute each) are built in one xdist
 # worker only; pyproject.toml pins the pytest that keeps the groups
 pytestmark = pytest.mark.xdist_group("quick-report")
 
@@ -75,7 +75,7 @@ def test_variants_table_has_every_variant(quick_reports):
 
 
 def test_the_civ_ladder_is_a_complete_round_robin(quick_reports):
-    """(Read from the quick report: a CIV ladder is half a minute even in quick mode.)"""
+    """(Read from the quick report, which the session builds anyway.)"""
     from analyses import civ_ladder
     out, _ = quick_reports
     budget = {s: civ_ladder.QUICK_GAMES[kind] for s, kind in civ_ladder.ladder(quick=True)}
