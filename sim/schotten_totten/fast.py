@@ -14,19 +14,20 @@ Design:
     vector at all.
   - a turn is a small state machine (claims, play, Scout draws and returns, draw) with one
     decision site: every decision with two or more legal actions goes through the same call.
-    The machine is `run(work, streams, rules, resume)`, a loop over the stages of a turn that
-    lists each stage's legal actions (`_play_actions`, `_tactic_actions`, `_ruse_actions`,
-    `_draw_actions`, ...), takes the decision (`_decide`) and applies it (`_apply_play`,
-    `_apply_draw`, `_apply_return`, `_claim`); these small functions are inlined into it, so
-    the turn's scalars stay in registers. It works on a state held entirely in the scratch rows
-    `work` (its scalars in row W_STATE between calls; `new_game` deals a game into it): it plays
-    until the game ends or until a decision it does not take itself (a
-    strategy called from `_play_range` as a first-class function value, or the search's
-    CALL_STOP / CALL_SHOW), and is resumed with the chosen index. Every other strategy, the
-    search kernels included, it calls itself: natively (random, greedy) or through the address
-    of its compiled body. `play_batch` plays through it, and the
-    search strategies (search.py) use the same function as their forward model on states they
-    rebuild from an observation, so their simulations follow exactly these rules.
+    The machine is `run(work, streams, rules, resume)`, a loop: the stage the turn stands at
+    lists its legal actions or moves on (`_between_turns`, `_claim_stage`, `_play_stage`,
+    `_pile_stage`), the decision is taken (`_decide`) and applied (`_apply_play`,
+    `_apply_claim`, `_apply_pile`). These functions are inlined into it; each gets the turn's
+    scalars it reads and returns those it changes, so that they stay local variables of `run`
+    (registers) for a whole call. It works on a state held entirely in the scratch rows `work`
+    (the scalars in row W_STATE between calls; `new_game` deals a game into it): it plays
+    until the game ends or until a decision it does not take itself (a strategy called from
+    `_play_range` as a first-class function value, or the search's CALL_STOP / CALL_SHOW),
+    and is resumed with the chosen index. Every other strategy, the search kernels included,
+    it calls itself: natively (random, greedy) or through the address of its compiled body.
+    `play_batch` plays through it, and the search strategies (search.py) use the same
+    function as their forward model on states they rebuild from an observation, so their
+    simulations follow exactly these rules.
   - the claim proof works on bit masks (formations.py); the strength of a complete side is
     cached until that side or its stone's environment changes.
   - as in the Diamant engine, a whole range of games is played in one function body, on borrowed
@@ -82,9 +83,8 @@ W_WIDTH = max(O.SIZE, O.MAX_LEGAL, 64)
 PS_HAND_CLAN, PS_HAND_TACTIC, PS_TACTICS, PS_CHIEF, PS_HELD, PS_DRAWN, PS_PLAYED = 0, 2, 4, 6, 8, 10, 12
 # columns of the W_STATE row: the turn machine's scalars between two calls of `run`
 (S_STAGE, S_SEAT, S_TO_MOVE, S_TURNS, S_CLOCK, S_N_DISCARD, S_C_HEAD, S_C_TAIL, S_T_HEAD, S_T_TAIL,
- S_HIDDEN, S_OPEN, S_PREV_IDLE, S_CLAIMED_NOW, S_DREW, S_PLAYED_PASS, S_SCOUT_LEFT, S_RET_TOTAL,
- S_RET_DONE, S_CARDS_PLAYED, S_PROOF_CLAIMS, S_WINNER, S_END, S_N_LEGAL, S_DK, S_IDX, S_FIRST,
- S_SIZE) = range(28)
+ S_HIDDEN, S_OPEN, S_PREV_IDLE, S_ACTED, S_SCOUT_LEFT, S_RET_TOTAL, S_RET_DONE, S_CARDS_PLAYED,
+ S_PROOF_CLAIMS, S_WINNER, S_END, S_N_LEGAL, S_DK, S_IDX, S_FIRST, S_SIZE) = range(26)
 # what `run` returns, besides n > 0 (a decision it does not take itself)
 RUN_END, RUN_ILLEGAL, RUN_ENDLESS = 0, -1, -2
 END_ADJACENT, END_FIVE, END_BLOCKED = 0, 1, 2     # S_END, as reference.END_CODES
@@ -584,6 +584,16 @@ def _decide(work, streams, per_seat, legal, n, seat, dk, turns, idle, ret_done, 
     return idx, False
 
 
+@njit(cache=True, inline="always")
+def _unshow(work, per_seat, seat):
+    """Back from a decision taken outside: `seat`'s hand unseen again in its vector, if
+    `_decide` showed it (to every call but the random policy and CALL_STOP)."""
+    call = work[W_SEAT_CALL, seat]
+    if call != K.RANDOM_POLICY and call != CALL_STOP:
+        _hide_hand(_seat_vector(work, seat), per_seat[PS_HAND_CLAN + seat],
+                   per_seat[PS_HAND_TACTIC + seat])
+
+
 # ---------------------------------------------------------------- the turn machine: applying
 @njit(cache=True, inline="always")
 def _from_hand(per_seat, seat, c, hidden):
@@ -641,11 +651,15 @@ def _apply_ruse(obs0, obs1, a, seat, side, side_n, last, key, clock, n_discard):
 
 
 @njit(cache=True, inline="always")
-def _apply_play(obs0, obs1, a, seat, per_seat, side, side_n, last, key, env, need_of, hidden,
-                clock, n_discard):
-    """Play action `a` (not a pass) of `seat`: the card from the hand to a side, under a stone,
-    or (the Scout and the ruses) onto the discard, with the ruse's effect. Returns (hidden clan
-    cards, clock, discard size)."""
+def _apply_play(obs0, obs1, a, seat, per_seat, table, rules, scout_left, acted, hidden, clock,
+                n_discard, cards_played):
+    """ST_PLAY's action `a` of `seat`: a pass, or a card from the hand to a side, under a stone,
+    or (the Scout and the ruses) onto the discard, with the ruse's effect. Returns (the next
+    stage, scout_left, acted, hidden clan cards, clock, discard size, cards played)."""
+    after = _next_stage(ST_PLAY, rules)
+    if (a & 15) == O.PASS:
+        return after, scout_left, acted | ACTED_PASS, hidden, clock, n_discard, cards_played
+    side, side_n, last, key, env, need_of = table
     c = O.action_card(a)
     hidden = _from_hand(per_seat, seat, c, hidden)
     if (a & 15) == O.PLAY:
@@ -655,11 +669,24 @@ def _apply_play(obs0, obs1, a, seat, per_seat, side, side_n, last, key, env, nee
         else:
             clock += 1
             _place(obs0, obs1, side, side_n, last, key, 2 * s + seat, c, clock)
-        return hidden, clock, n_discard
+        return after, scout_left, acted, hidden, clock, n_discard, cards_played + 1
     n_discard = _discard(obs0, obs1, c, n_discard)
-    if (a & 15) != O.SCOUT:
-        clock, n_discard = _apply_ruse(obs0, obs1, a, seat, side, side_n, last, key, clock, n_discard)
-    return hidden, clock, n_discard
+    if (a & 15) == O.SCOUT:
+        return ST_SCOUT_DRAW, 3, acted, hidden, clock, n_discard, cards_played + 1
+    clock, n_discard = _apply_ruse(obs0, obs1, a, seat, side, side_n, last, key, clock, n_discard)
+    return after, scout_left, acted, hidden, clock, n_discard, cards_played + 1
+
+
+@njit(cache=True, inline="always")
+def _apply_claim(obs0, obs1, a, stage, seat, table, held, rules, open_m, proof_claims, acted):
+    """A claim decision's action `a`: END_CLAIMS (the claims are over), or a stone claimed.
+    Returns (the stage, the open stones, the proof count, acted, the end code of a claim that
+    wins the game or -1)."""
+    if (a & 15) == O.END_CLAIMS:
+        return _next_stage(stage, rules), open_m, proof_claims, acted, -1
+    open_m, proof_claims, e = _claim(obs0, obs1, seat, 1 << O.action_stone(a), held, table[1],
+                                     table[5], rules[RS_ADJ_RUN], rules[RS_TOTAL], open_m, proof_claims)
+    return stage, open_m, proof_claims, acted | ACTED_CLAIM, e
 
 
 @njit(cache=True, inline="always")
@@ -687,123 +714,217 @@ def _apply_return(c, seat, per_seat, cpile, tpile, c_tail, t_tail):
 
 
 @njit(cache=True, inline="always")
-def _blocked_winner(held, blocked_draw):
+def _apply_pile(a, stage, seat, per_seat, cpile, tpile, acted, scout_left, ret_done, c_head,
+                c_tail, t_head, t_tail):
+    """A draw (ST_DRAW, ST_SCOUT_DRAW) or a Scout's return (ST_SCOUT_RETURN): action `a`.
+    Returns (the stage, acted, scout_left, ret_done, c_head, c_tail, t_head, t_tail)."""
+    if stage == ST_SCOUT_RETURN:
+        c_tail, t_tail = _apply_return(O.action_card(a), seat, per_seat, cpile, tpile, c_tail, t_tail)
+        return stage, acted, scout_left, ret_done + 1, c_head, c_tail, t_head, t_tail
+    c_head, t_head = _apply_draw(a, seat, per_seat, cpile, tpile, c_head, t_head)
+    if stage == ST_DRAW:
+        return ST_END, acted | ACTED_DRAW, scout_left, ret_done, c_head, c_tail, t_head, t_tail
+    return stage, acted, scout_left - 1, ret_done, c_head, c_tail, t_head, t_tail
+
+
+# ---------------------------------------------------------------- the turn machine: stages
+# `run` keeps the turn's scalars in local variables, which LLVM keeps in registers: each stage
+# function gets those it reads and returns those it changes (not one record of them all, nor
+# the W_STATE row: both measured slower, docs/engine-performance.md).
+(RS_TACTICS, RS_ADJ_RUN, RS_TOTAL, RS_LIMIT, RS_AT_START, RS_AUTO, RS_MOVE, RS_HAND,
+ RS_NO_PLAY_BLOCKS, RS_BLOCKED_DRAW) = range(10)
+ACTED_CLAIM, ACTED_DRAW, ACTED_PASS = 1, 2, 4    # what the seat did in its turn (S_ACTED)
+GO_ON = -3      # (status) no end, no decision: the turn goes on
+
+
+@njit(cache=True, inline="always")
+def _rule_scalars(r):
+    """The rules the turn machine reads, a tuple indexed by the RS_* names."""
+    return (r[R_TACTICS], r[R_ADJ] - 1, r[R_TOTAL], r[R_LIMIT], r[R_CLAIM_TIMING] == AT_START,
+            r[R_AUTO] != 0, r[R_REDEPLOY] == MOVE, r[R_HAND], r[R_NO_PLAY] == NO_PLAY_BLOCKED,
+            r[R_BLOCKED_GAME] == BLOCKED_DRAW)
+
+
+@njit(cache=True, inline="always")
+def _rows(work):
+    """Views of the scratch rows the turn machine changes: (each seat's vector: public entries
+    are written to both, as the table changes; the legal actions; the clan and tactic piles;
+    the per-seat row; the stones each seat holds, bit stone; the W_STATE row)."""
+    per_seat = borrowed(work[W_PER_SEAT, :16])
+    return (borrowed(work[W_OBS0, :O.SIZE]), borrowed(work[W_OBS1, :O.SIZE]),
+            borrowed(work[W_LEGAL, :O.MAX_LEGAL]), borrowed(work[W_CLAN_PILE, :64]),
+            borrowed(work[W_TACTIC_PILE, :16]), per_seat, borrowed(per_seat[PS_HELD:PS_HELD + 2]),
+            borrowed(work[W_STATE, :S_SIZE]))
+
+
+@njit(cache=True, inline="always")
+def _load(state):
+    """The turn machine's scalars from the W_STATE row, in `run`'s order (as `_store`)."""
+    return (state[S_STAGE], state[S_SEAT], state[S_TO_MOVE], state[S_TURNS], state[S_CLOCK],
+            state[S_N_DISCARD], state[S_C_HEAD], state[S_C_TAIL], state[S_T_HEAD], state[S_T_TAIL],
+            state[S_HIDDEN], state[S_OPEN], state[S_PREV_IDLE], state[S_ACTED], state[S_SCOUT_LEFT],
+            state[S_RET_TOTAL], state[S_RET_DONE], state[S_CARDS_PLAYED], state[S_PROOF_CLAIMS],
+            state[S_END], state[S_N_LEGAL], state[S_DK])
+
+
+@njit(cache=True, inline="always")
+def _store(state, t):
+    """The turn machine's scalars `t` (as `_load` returns them) into the W_STATE row."""
+    (state[S_STAGE], state[S_SEAT], state[S_TO_MOVE], state[S_TURNS], state[S_CLOCK],
+     state[S_N_DISCARD], state[S_C_HEAD], state[S_C_TAIL], state[S_T_HEAD], state[S_T_TAIL],
+     state[S_HIDDEN], state[S_OPEN], state[S_PREV_IDLE], state[S_ACTED], state[S_SCOUT_LEFT],
+     state[S_RET_TOTAL], state[S_RET_DONE], state[S_CARDS_PLAYED], state[S_PROOF_CLAIMS],
+     state[S_END], state[S_N_LEGAL], state[S_DK]) = t
+
+
+@njit(cache=True, inline="always")
+def _next_stage(stage, rules):
+    """The stage after `stage`, once it is over."""
+    if stage == ST_CLAIM_START:
+        return ST_PLAY
+    if stage == ST_SCOUT_DRAW:
+        return ST_SCOUT_RETURN
+    if stage == ST_PLAY or stage == ST_SCOUT_RETURN:
+        return ST_DRAW if rules[RS_AT_START] else ST_CLAIM_AFTER
+    if stage == ST_CLAIM_AFTER:
+        return ST_DRAW
+    return ST_END
+
+
+@njit(cache=True, inline="always")
+def _decision_kind(stage):
+    """The decision (O.D_*) a stage's legal actions are for."""
+    if stage == ST_PLAY:
+        return O.D_PLAY
+    if stage == ST_DRAW:
+        return O.D_DRAW
+    if stage == ST_SCOUT_DRAW:
+        return O.D_SCOUT_DRAW
+    if stage == ST_SCOUT_RETURN:
+        return O.D_SCOUT_RETURN
+    return O.D_CLAIM
+
+
+@njit(cache=True, inline="always")
+def _between_turns(stage, seat, to_move, turns, prev_idle, acted, rules):
+    """ST_END: the turn counted; a second idle turn in a row (a pass and nothing else) blocks the
+    game, else the other seat is to move. ST_START: the seat to move begins its turn, unless
+    MAX_TURNS turns were played. Returns (GO_ON, RUN_END (blocked) or RUN_ENDLESS, the stage,
+    seat, to_move, turns, prev_idle, acted)."""
+    if stage == ST_START:
+        if turns >= MAX_TURNS:
+            return RUN_ENDLESS, stage, seat, to_move, turns, prev_idle, acted
+        first = ST_CLAIM_START if rules[RS_AT_START] else ST_PLAY
+        return GO_ON, first, to_move, to_move, turns, prev_idle, 0
+    idle = 1 if acted == ACTED_PASS else 0
+    if idle and prev_idle:
+        return RUN_END, stage, seat, to_move, turns + 1, prev_idle, acted
+    return GO_ON, ST_START, seat, 1 - seat, turns + 1, idle, acted
+
+
+@njit(cache=True, inline="always")
+def _claim_stage(obs0, obs1, legal, table, held, rules, seat, open_m, hidden, proof_claims, acted):
+    """ST_CLAIM_START, ST_CLAIM_AFTER: the stones `seat` can prove now, claimed at once (rule
+    auto_claim) or listed, with END_CLAIMS, for a decision a claim at a time. Returns (the
+    number of legal actions (0: none), the open stones, the proof count, acted, the end code of
+    a claim that wins the game or -1)."""
+    side, side_n, last, key, env, need_of = table
+    prov = _provable(seat, open_m, side, side_n, last, key, env, need_of, hidden)
+    if prov == 0:
+        return 0, open_m, proof_claims, acted, -1
+    if rules[RS_AUTO]:
+        open_m, proof_claims, e = _claim(obs0, obs1, seat, prov, held, side_n, need_of,
+                                         rules[RS_ADJ_RUN], rules[RS_TOTAL], open_m, proof_claims)
+        return 0, open_m, proof_claims, acted | ACTED_CLAIM, e
+    n = _at_stones(legal, 0, O.CLAIM, -1, prov)
+    legal[n] = O.END_CLAIMS
+    return n + 1, open_m, proof_claims, acted, -1
+
+
+@njit(cache=True, inline="always")
+def _play_stage(legal, table, per_seat, rules, seat, open_m):
+    """ST_PLAY: the plays of `seat`'s hand (`_play_actions`). Returns (their number, END_BLOCKED
+    when no clan card can be played and rule no_play blocks the game, else -1)."""
+    side, side_n, last, key, env, need_of = table
+    n, any_clan = _play_actions(legal, seat, per_seat, open_m, side, side_n, env, need_of,
+                                rules[RS_TACTICS], rules[RS_LIMIT], rules[RS_MOVE])
+    return n, END_BLOCKED if n == 1 and not any_clan and rules[RS_NO_PLAY_BLOCKS] else -1
+
+
+@njit(cache=True, inline="always")
+def _pile_stage(legal, per_seat, rules, stage, seat, scout_left, ret_total, ret_done, c_head,
+                c_tail, t_head, t_tail):
+    """ST_SCOUT_DRAW: up to 3 draws, then the Scout's returns, 2 cards (the hand, if smaller);
+    ST_SCOUT_RETURN: a card of the hand under its pile, until they are done; ST_DRAW: a draw, up
+    to the hand size. A draw is from a pile that is not empty. Returns (the number of legal
+    actions (0: none), ret_total, ret_done)."""
+    if stage == ST_SCOUT_RETURN:
+        if ret_done == ret_total:
+            return 0, ret_total, ret_done
+        clan, tactic = per_seat[PS_HAND_CLAN + seat], per_seat[PS_HAND_TACTIC + seat]
+        return _of_cards(legal, 0, O.RETURN, clan, tactic), ret_total, ret_done
+    empty = c_head == c_tail and t_head == t_tail
+    if stage == ST_SCOUT_DRAW and (scout_left == 0 or empty):
+        return 0, min(2, _hand_size(per_seat, seat)), 0
+    if stage == ST_DRAW and (_hand_size(per_seat, seat) >= rules[RS_HAND] or empty):
+        return 0, ret_total, ret_done
+    return _draw_actions(legal, c_head, c_tail, t_head, t_tail), ret_total, ret_done
+
+
+@njit(cache=True, inline="always")
+def _blocked_winner(held, rules):
     """The winner of a blocked game: more stones wins (rule blocked_game), else a draw (-1)."""
     s0, s1 = popcount(held[0]), popcount(held[1])
-    if not blocked_draw and s0 != s1:
+    if not rules[RS_BLOCKED_DRAW] and s0 != s1:
         return 0 if s0 > s1 else 1
     return -1
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def run(work, streams, r, resume):
-    """Play the game held in `work` (see `new_game`) from where it stands, by the rules, until it
-    ends or a decision must be taken outside: returns RUN_END (the game is over: S_WINNER,
-    S_END), RUN_ILLEGAL (a strategy returned `S_IDX`, not an index of the S_N_LEGAL legal actions),
-    RUN_ENDLESS (MAX_TURNS turns), or n > 0: the seat to move (S_SEAT) has a decision (S_DK) among
-    the n legal actions of row W_LEGAL, which its strategy (seat code W_SEAT_CALL) does not take
-    here. Call again with `resume` = the index of the chosen action (else -1).
+    """Play the game held in `work` (see `new_game`) from where it stands until it ends or a
+    decision must be taken outside: returns RUN_END (the game is over: S_WINNER, S_END),
+    RUN_ILLEGAL (a strategy returned S_IDX, not an index of the S_N_LEGAL legal actions),
+    RUN_ENDLESS (MAX_TURNS turns), or n > 0: the seat to move (S_SEAT) has a decision (S_DK)
+    among the n legal actions of row W_LEGAL that its strategy (seat code W_SEAT_CALL) does not
+    take here. Call again with `resume` = the index of the chosen action (else -1).
 
-    A turn is a loop over its stages (ST_*): each stage lists its legal actions (`_*_actions`),
-    or moves on when it has none; a decision is taken (`_decide`) and applied (`_apply_*`). This
-    function is the engine's whole turn logic: `play_batch` and the search strategies
-    (search.py) both play through it."""
-    obs0 = borrowed(work[W_OBS0, :O.SIZE])     # each seat's vector: public entries are
-    obs1 = borrowed(work[W_OBS1, :O.SIZE])     # written to both, as the table changes
-    legal = borrowed(work[W_LEGAL, :O.MAX_LEGAL])
-    side, side_n, last, key, env, need_of = _table(work)
-    cpile = borrowed(work[W_CLAN_PILE, :64])
-    tpile = borrowed(work[W_TACTIC_PILE, :16])
-    per_seat = borrowed(work[W_PER_SEAT, :16])
-    held = borrowed(per_seat[PS_HELD:PS_HELD + 2])                  # claimed stones: bit stone
-    state = borrowed(work[W_STATE, :S_SIZE])
-    tactics, adj_run, total, limit = r[R_TACTICS], r[R_ADJ] - 1, r[R_TOTAL], r[R_LIMIT]
-    at_start, auto, move = r[R_CLAIM_TIMING] == AT_START, r[R_AUTO], r[R_REDEPLOY] == MOVE
-    hand_size, no_play_blocks = r[R_HAND], r[R_NO_PLAY] == NO_PLAY_BLOCKED
-    after_play = ST_DRAW if at_start else ST_CLAIM_AFTER
-    # the turn machine's scalars
-    stage, seat, to_move, turns = state[S_STAGE], state[S_SEAT], state[S_TO_MOVE], state[S_TURNS]
-    clock, n_discard = state[S_CLOCK], state[S_N_DISCARD]
-    c_head, c_tail, t_head, t_tail = state[S_C_HEAD], state[S_C_TAIL], state[S_T_HEAD], state[S_T_TAIL]
-    hidden, open_m, prev_idle = state[S_HIDDEN], state[S_OPEN], state[S_PREV_IDLE]
-    claimed_now, drew, played_pass = state[S_CLAIMED_NOW], state[S_DREW], state[S_PLAYED_PASS]
-    scout_left, ret_total, ret_done = state[S_SCOUT_LEFT], state[S_RET_TOTAL], state[S_RET_DONE]
-    cards_played, proof_claims = state[S_CARDS_PLAYED], state[S_PROOF_CLAIMS]
-    winner, end = state[S_WINNER], state[S_END]
-    status = RUN_END
-    pending = resume >= 0
-
+    The stage the turn stands at (ST_*) lists its legal actions or moves on; a decision is taken
+    (`_decide`) and applied (`_apply_*`). `play_batch` and the search both play through it."""
+    obs0, obs1, legal, cpile, tpile, per_seat, held, state = _rows(work)
+    table, rules = _table(work), _rule_scalars(r)
+    (stage, seat, to_move, turns, clock, n_discard, c_head, c_tail, t_head, t_tail, hidden, open_m,
+     prev_idle, acted, scout_left, ret_total, ret_done, cards_played, proof_claims, end, n,
+     dk) = _load(state)
+    status, pending = RUN_END, resume >= 0
     while True:
         if pending:     # the decision we returned for, taken outside
-            pending = False
-            n, dk, idx = state[S_N_LEGAL], state[S_DK], resume
-            if work[W_SEAT_CALL, seat] != K.RANDOM_POLICY and work[W_SEAT_CALL, seat] != CALL_STOP:
-                _hide_hand(_seat_vector(work, seat), per_seat[PS_HAND_CLAN + seat],
-                           per_seat[PS_HAND_TACTIC + seat])
+            pending, idx = False, resume
+            _unshow(work, per_seat, seat)
         else:
             n = dk = 0
-            if stage == ST_START:
-                if turns >= MAX_TURNS:
-                    status = RUN_ENDLESS
-                    break
-                seat = to_move
-                claimed_now = drew = played_pass = 0
-                stage = ST_CLAIM_START if at_start else ST_PLAY
-                continue
+            if stage == ST_START or stage == ST_END:
+                status, stage, seat, to_move, turns, prev_idle, acted = _between_turns(
+                    stage, seat, to_move, turns, prev_idle, acted, rules)
+                if status == GO_ON:
+                    continue
+                end = END_BLOCKED if status == RUN_END else end
+                break
             if stage == ST_CLAIM_START or stage == ST_CLAIM_AFTER:
-                prov = _provable(seat, open_m, side, side_n, last, key, env, need_of, hidden)
-                if prov != 0 and auto:
-                    open_m, proof_claims, e = _claim(obs0, obs1, seat, prov, held, side_n, need_of,
-                                                     adj_run, total, open_m, proof_claims)
-                    claimed_now = 1
-                    if e >= 0:
-                        winner, end = seat, e
-                        turns += 1
-                        break
-                if prov == 0 or auto:
-                    stage = ST_PLAY if stage == ST_CLAIM_START else ST_DRAW
-                    continue
-                n, dk = _at_stones(legal, 0, O.CLAIM, -1, prov), O.D_CLAIM
-                legal[n] = O.END_CLAIMS
-                n += 1
+                n, open_m, proof_claims, acted, end = _claim_stage(
+                    obs0, obs1, legal, table, held, rules, seat, open_m, hidden, proof_claims, acted)
             elif stage == ST_PLAY:
-                n, any_clan = _play_actions(legal, seat, per_seat, open_m, side, side_n, env, need_of,
-                                            tactics, limit, move)
-                if n == 1 and not any_clan and no_play_blocks:
-                    turns += 1
-                    end = END_BLOCKED
-                    break
-                dk = O.D_PLAY
-            elif stage == ST_SCOUT_DRAW and (scout_left == 0 or (c_head == c_tail and t_head == t_tail)):
-                stage = ST_SCOUT_RETURN
-                ret_total = min(2, _hand_size(per_seat, seat))
-                ret_done = 0
+                n, end = _play_stage(legal, table, per_seat, rules, seat, open_m)
+            else:
+                n, ret_total, ret_done = _pile_stage(legal, per_seat, rules, stage, seat, scout_left,
+                                                     ret_total, ret_done, c_head, c_tail, t_head, t_tail)
+            if end >= 0:    # a claim won, or no card can be played: blocked
+                status, turns = RUN_END, turns + 1
+                break
+            if n == 0:
+                stage = _next_stage(stage, rules)
                 continue
-            elif stage == ST_DRAW and (_hand_size(per_seat, seat) >= hand_size
-                                       or (c_head == c_tail and t_head == t_tail)):
-                stage = ST_END
-                continue
-            elif stage == ST_SCOUT_DRAW or stage == ST_DRAW:
-                n = _draw_actions(legal, c_head, c_tail, t_head, t_tail)
-                dk = O.D_DRAW if stage == ST_DRAW else O.D_SCOUT_DRAW
-            elif stage == ST_SCOUT_RETURN:
-                if ret_done == ret_total:
-                    stage = after_play
-                    continue
-                n = _of_cards(legal, 0, O.RETURN, per_seat[PS_HAND_CLAN + seat],
-                              per_seat[PS_HAND_TACTIC + seat])
-                dk = O.D_SCOUT_RETURN
-            else:   # ST_END
-                turns += 1
-                idle = 1 if (played_pass and claimed_now == 0 and drew == 0) else 0
-                if idle and prev_idle:
-                    end = END_BLOCKED
-                    break
-                prev_idle = idle
-                to_move = 1 - seat
-                stage = ST_START
-                continue
-            idx = 0
+            dk, idx = _decision_kind(stage), 0
             if n > 1:
                 idx, outside = _decide(work, streams, per_seat, legal, n, seat, dk, turns, prev_idle,
                                        ret_done, c_tail - c_head, t_tail - t_head, n_discard)
@@ -811,52 +932,28 @@ def run(work, streams, r, resume):
                     status = n
                     break
         if idx < 0 or idx >= n:
-            state[S_IDX] = idx
-            status = RUN_ILLEGAL
+            state[S_IDX], status = idx, RUN_ILLEGAL
             break
         a = legal[idx]
         if stage == ST_PLAY:
-            if (a & 15) == O.PASS:
-                played_pass = 1
-            else:
-                cards_played += 1
-                hidden, clock, n_discard = _apply_play(obs0, obs1, a, seat, per_seat, side, side_n, last,
-                                                       key, env, need_of, hidden, clock, n_discard)
-            if (a & 15) == O.SCOUT:
-                stage, scout_left = ST_SCOUT_DRAW, 3
-            else:
-                stage = after_play
-        elif stage == ST_SCOUT_DRAW or stage == ST_DRAW:
-            c_head, t_head = _apply_draw(a, seat, per_seat, cpile, tpile, c_head, t_head)
-            if stage == ST_DRAW:
-                drew, stage = 1, ST_END
-            else:
-                scout_left -= 1
-        elif stage == ST_SCOUT_RETURN:
-            c_tail, t_tail = _apply_return(O.action_card(a), seat, per_seat, cpile, tpile, c_tail, t_tail)
-            ret_done += 1
-        elif (a & 15) == O.END_CLAIMS:
-            stage = ST_PLAY if stage == ST_CLAIM_START else ST_DRAW
-        else:   # a manual claim
-            open_m, proof_claims, e = _claim(obs0, obs1, seat, 1 << O.action_stone(a), held, side_n,
-                                             need_of, adj_run, total, open_m, proof_claims)
-            claimed_now = 1
-            if e >= 0:
-                winner, end = seat, e
-                turns += 1
+            stage, scout_left, acted, hidden, clock, n_discard, cards_played = _apply_play(
+                obs0, obs1, a, seat, per_seat, table, rules, scout_left, acted, hidden, clock,
+                n_discard, cards_played)
+        elif stage == ST_CLAIM_START or stage == ST_CLAIM_AFTER:
+            stage, open_m, proof_claims, acted, end = _apply_claim(
+                obs0, obs1, a, stage, seat, table, held, rules, open_m, proof_claims, acted)
+            if end >= 0:
+                status, turns = RUN_END, turns + 1
                 break
-
-    if status == RUN_END and end == END_BLOCKED:
-        winner = _blocked_winner(held, r[R_BLOCKED_GAME] == BLOCKED_DRAW)
-    state[S_STAGE], state[S_SEAT], state[S_TO_MOVE], state[S_TURNS] = stage, seat, to_move, turns
-    state[S_CLOCK], state[S_N_DISCARD] = clock, n_discard
-    state[S_C_HEAD], state[S_C_TAIL], state[S_T_HEAD], state[S_T_TAIL] = c_head, c_tail, t_head, t_tail
-    state[S_HIDDEN], state[S_OPEN], state[S_PREV_IDLE] = hidden, open_m, prev_idle
-    state[S_CLAIMED_NOW], state[S_DREW], state[S_PLAYED_PASS] = claimed_now, drew, played_pass
-    state[S_SCOUT_LEFT], state[S_RET_TOTAL], state[S_RET_DONE] = scout_left, ret_total, ret_done
-    state[S_CARDS_PLAYED], state[S_PROOF_CLAIMS] = cards_played, proof_claims
-    state[S_WINNER], state[S_END] = winner, end
-    state[S_N_LEGAL], state[S_DK] = n, dk
+        else:
+            stage, acted, scout_left, ret_done, c_head, c_tail, t_head, t_tail = _apply_pile(
+                a, stage, seat, per_seat, cpile, tpile, acted, scout_left, ret_done, c_head, c_tail,
+                t_head, t_tail)
+    if status == RUN_END:
+        state[S_WINNER] = _blocked_winner(held, rules) if end == END_BLOCKED else seat
+    _store(state, (stage, seat, to_move, turns, clock, n_discard, c_head, c_tail, t_head, t_tail,
+                   hidden, open_m, prev_idle, acted, scout_left, ret_total, ret_done, cards_played,
+                   proof_claims, end, n, dk))
     return status
 
 
