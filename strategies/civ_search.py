@@ -8,16 +8,11 @@ import numpy as np
 
 from sim.civ import fast as F
 from sim.civ import search as S
-from sim.core.strategy_api import DECIDE_SIG
 
 from .registry import Param, register
 
 GAME = "civ"
 
-
-def _compiled(kernel):
-    kernel.compile(DECIDE_SIG)
-    return kernel
 
 
 def _with_rules(*names):
@@ -38,7 +33,7 @@ _DETERMINIZED = ("Each playout deals what the seat cannot see (the other seats' 
                  "has not seen (sim/civ/search.py). A card that completes a Hegemony is played "
                  "without search.")
 
-register(GAME, "flat-mc", _compiled(S.flat_mc_policy), stochastic=True,
+register(GAME, "flat-mc", S.flat_mc_policy, stochastic=True,
          prepare=_with_rules("sims", "prune", "z", "rollout", "margin"),
          doc="Flat Monte-Carlo over the greedy's best actions: each candidate (the greedy's "
              "`prune` best, its own choice first; every legal action with prune=0) is played out "
@@ -58,7 +53,7 @@ register(GAME, "flat-mc", _compiled(S.flat_mc_policy), stochastic=True,
                   "the discard pile, hand sizes, deck left, the cards known in other hands)",
          source="flat Monte-Carlo with determinization (perfect-information Monte-Carlo)")
 
-register(GAME, "ismcts", _compiled(S.ismcts_policy), stochastic=True,
+register(GAME, "ismcts", S.ismcts_policy, stochastic=True,
          prepare=_with_rules("iters", "c", "rollout", "margin"),
          doc="Single-observer information-set MCTS (Cowling, Powley, Whitehouse 2012) through "
              "sim/core/search.py: UCB1 over (seat, action) nodes with availability counts, one "

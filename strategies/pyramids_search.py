@@ -6,7 +6,6 @@ since the observation does not show every rule.
 """
 import numpy as np
 
-from sim.core.strategy_api import DECIDE_SIG
 from sim.pyramids import fast as F
 from sim.pyramids import search as S
 
@@ -14,10 +13,6 @@ from .registry import Param, register
 
 GAME = "pyramids"
 
-
-def _compiled(kernel):
-    kernel.compile(DECIDE_SIG)
-    return kernel
 
 
 def _with_rules(*names):
@@ -36,7 +31,7 @@ _DETERMINIZED = ("Each playout deals what the seat cannot see (the deck order, t
                  "hands and tombs, from the cards it has not seen and those it saw them take) "
                  "consistently with the hand, tomb and deck sizes (sim/pyramids/search.py).")
 
-register(GAME, "flat-mc", _compiled(S.flat_mc_policy), stochastic=True,
+register(GAME, "flat-mc", S.flat_mc_policy, stochastic=True,
          prepare=_with_rules("sims", "prune", "z", "rollout", "margin"),
          doc="Flat Monte-Carlo over the greedy's best actions: each candidate (the greedy's "
              "`prune` best, its own choice first; every legal action with prune=0) is played out "
@@ -56,7 +51,7 @@ register(GAME, "flat-mc", _compiled(S.flat_mc_policy), stochastic=True,
                   "quarry, tiles, hand and tomb sizes, cards seen taken)",
          source="flat Monte-Carlo with determinization (perfect-information Monte-Carlo)")
 
-register(GAME, "ismcts", _compiled(S.ismcts_policy), stochastic=True,
+register(GAME, "ismcts", S.ismcts_policy, stochastic=True,
          prepare=_with_rules("iters", "c", "rollout", "margin"),
          doc="Single-observer information-set MCTS (Cowling, Powley, Whitehouse 2012) through "
              "sim/core/search.py: UCB1 over (seat, action) nodes with availability counts, one "

@@ -142,9 +142,13 @@ def register(game: str, name: str, fn: Callable, *, doc: str = "", params=(),
 
     `native` is the engine's code for a kernel it can call directly (built-ins only)."""
     compiled, error, kernel = True, "", fn
-    if not (isinstance(fn, CPUDispatcher) and fn.signatures):
+    if not isinstance(fn, CPUDispatcher) or not fn.signatures:
         try:
-            kernel = njit(DECIDE_SIG, cache=_cacheable(fn))(fn)
+            if isinstance(fn, CPUDispatcher):   # declared without a signature: compiled lazily
+                fn.compile(DECIDE_SIG)
+                kernel = _frozen(fn)
+            else:
+                kernel = njit(DECIDE_SIG, cache=_cacheable(fn))(fn)
         except Exception as e:  # numba cannot compile it: keep it for the reference engine
             compiled, error = False, f"{type(e).__name__}: {_first_line(e)}"
             kernel = fn

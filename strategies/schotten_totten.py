@@ -6,7 +6,6 @@ fast engine calls them natively; the search strategies are `sim.core.search` ove
 turn machine as forward model); this module gives each its name, parameters and documentation.
 What was measured with the search strategies' parameters: docs/search.md.
 """
-from sim.core.strategy_api import DECIDE_SIG
 from sim.schotten_totten import policies as K
 from sim.schotten_totten import search as S
 
@@ -14,15 +13,7 @@ from .registry import Param, register
 
 GAME = "schotten-totten"
 
-
-def _compiled(kernel):
-    """The greedy and the search kernels are declared without a signature (they compile lazily):
-    compile them with the strategy signature before registering, which freezes them to it."""
-    kernel.compile(DECIDE_SIG)
-    return kernel
-
-
-register(GAME, "greedy", _compiled(K.greedy_policy), native=K.GREEDY,
+register(GAME, "greedy", K.greedy_policy, native=K.GREEDY,
          doc="One-move heuristic. Each stone gets an estimated chance of winning it from what the "
              "seat sees (both sides, its own hand, the unseen clan cards): exact when both "
              "formations are complete or the claim proof holds, else a logistic of the expected "
@@ -58,7 +49,7 @@ _INFER = Param("infer", 50, "base game: per determinization, draw up to infer de
 _PRUNE = Param("prune", 8, "at a play decision, search only the prune best actions by the greedy "
                "score (0: all of them)", 0, 640)
 
-register(GAME, "flat-mc", _compiled(S.flat_mc_policy), stochastic=True,
+register(GAME, "flat-mc", S.flat_mc_policy, stochastic=True,
          doc="Flat Monte-Carlo: each candidate action is played out sims times to the end of the "
              "game, each playout on a determinization (the opponent's hand and the pile order "
              "dealt from the cards the seat cannot see, with the right hand and pile sizes; in "
@@ -79,7 +70,7 @@ register(GAME, "flat-mc", _compiled(S.flat_mc_policy), stochastic=True,
          observes="the observation vector (own hand, table, unseen cards, pile and hand sizes)",
          source="flat Monte-Carlo with determinization (perfect-information Monte-Carlo)")
 
-register(GAME, "ismcts", _compiled(S.ismcts_policy), stochastic=True,
+register(GAME, "ismcts", S.ismcts_policy, stochastic=True,
          doc="Single-observer information-set MCTS (Cowling, Powley, Whitehouse 2012): each "
              "iteration deals a determinization, descends the tree by UCB1 over the actions legal "
              "in it (with availability counts), expands one untried action, plays out with the "

@@ -353,6 +353,26 @@ def test_plugins_do_not_recompile_the_engine(tmp_path, fake_distribution):
         assert len(sim.diamant.fast.play_block.signatures) == compiled
 
 
+def test_a_plugin_jitted_without_a_signature_runs_compiled(cli, tmp_path):
+    """`@strategy` over the plugin's own `@njit` (no signature): the registry compiles that
+    dispatcher with the strategy signature, keeping its options, rather than jitting it again."""
+    write_plugin(tmp_path, "jitted", """
+        from numba import njit
+
+        @strategy("diamant", "jitted-hazards", params=[Param("k", 2, "hazards", 0, 100)])
+        @njit(fastmath=True)
+        def jitted_hazards(obs, params, rng):
+            return O.LEAVE if obs[O.HAZARDS_REVEALED] >= params[0] else O.CONTINUE
+        """)
+    result = cli("run", "diamant", "--plugin", "jitted.py", "-s", "jitted-hazards",
+                 "-s", "leave-after-hazards:k=2", "-s", "expected-value", "-n", 1000, "--seed", 3)
+    assert result.exit_code == 0, result.output
+    assert "fast engine" in result.stdout and "warning" not in result.stderr
+    s = registry.get("diamant", "jitted-hazards")
+    assert s.compiled and [tuple(sig) for sig in s.kernel.signatures] == [DECIDE_SIG.args]
+    assert s.kernel.targetoptions.get("fastmath") is True
+
+
 def test_search_strategies_and_lazily_compiled_kernels_do_not_recompile_the_engine():
     """Numba types a dispatcher that may still compile as itself, a type that is new in every
     process: the engine would be compiled again (half a minute) in each one that used it. The
