@@ -1,10 +1,7 @@
-"""Pieces shared by the CIV analyses: the set-ups, self-play played once per process, the side
-of the first player (seat 0, or its team in team play)."""
+"""Pieces shared by the CIV analyses: the set-ups, self-play played once per process."""
 from __future__ import annotations
 
 import functools
-
-import numpy as np
 
 from sim.civ.reference import END_CODES
 from strategies.play import resolve_rules
@@ -15,7 +12,8 @@ GAME = "civ"
 # set-up -> (preset, player counts)
 SETUPS = {"classic": ("civ-classic", (2, 3, 4)), "draft": ("civ-draft", (2, 3, 4)),
           "teams": ("civ-teams", (4,))}
-# the self-play of civ-first-player and civ-endings: (strategy, games per player count and set-up)
+# the self-play of civ-endings, (strategy, games per player count and set-up); civ-first-player
+# plays the same (sim/civ/game.py)
 SELF_PLAY = (("random", 20_000), ("greedy", 10_000))
 SELF_PLAY_SEED = 2018
 QUICK_GAMES = 40
@@ -31,9 +29,8 @@ def configurations():
 @functools.lru_cache(maxsize=64)
 def self_play(rules, spec: str, players: int, games: int, seed: int) -> dict:
     """Every seat plays `spec`: the win shares (games x seats) and the columns KEPT, in game
-    order, read-only. Played once per process for the same arguments: civ-first-player and
-    civ-endings look at the same games (same seed, same counts), and `meeplelab report` plays
-    them once."""
+    order, read-only. Played once per process for the same arguments (civ-endings compares
+    every set-up with the classic one on the same games)."""
     g = games_of(GAME, rules, [spec] * players, games, seed)
     out = {"shares": g["shares"], **{k: g[k] for k in KEPT}}
     for a in out.values():
@@ -43,14 +40,3 @@ def self_play(rules, spec: str, players: int, games: int, seed: int) -> dict:
 
 def preset_rules(preset: str):
     return resolve_rules(GAME, preset)
-
-
-def first_side(rules, players: int, shares: np.ndarray) -> tuple[np.ndarray, float, str]:
-    """The first player's side: seat 0, or in team play its team (seat 0 and its teammate).
-    Returns its share of each game's win, its fair share and its name."""
-    teams = rules.team_seats(players)
-    if teams:
-        team = next(t for t in teams if 0 in t)
-        return shares[:, list(team)].sum(axis=1), 1 / len(teams), "team A (seats " + \
-            "+".join(map(str, team)) + ")"
-    return shares[:, 0], 1 / players, "seat 0"

@@ -18,6 +18,19 @@ from strategies.play import play  # noqa: E402
 from strategies.registry import parse_spec  # noqa: E402
 
 
+QUICK_GAMES = 40
+
+
+def game_label(game) -> str:
+    """The game's short name for titles: its title before any subtitle or credit."""
+    return game.title.split(" (")[0].split(":")[0]
+
+
+def quick_games(games: int) -> int:
+    """Games in --quick mode (a smoke test): a few, even for the slow searchers."""
+    return max(2, min(QUICK_GAMES, games // 50))
+
+
 def focal_run(game: str, rules, focal: str, field: list[str], players: int, games: int, seed: int):
     """Seat 0 plays `focal`, seats 1.. play the field (cycled).
 
@@ -99,23 +112,4 @@ def ci(se):
     return Z95 * np.asarray(se)
 
 
-__all__ = ["focal_run", "self_play", "best_with_runner_up", "save_figure", "markdown_table", "ci"]
-
-
-def plot_first_player_edge(df, players, title: str, path) -> None:
-    """Seat 0's win share less the fair share 1/n by player count, one series per strategy, with
-    its Wilson interval (columns strategy, players, first_win_share, fair_share, win_ci_low/high)."""
-    fig, ax = plt.subplots(figsize=(8, 4.2))
-    for i, (s, sub) in enumerate(df.groupby("strategy", sort=False)):
-        x = sub.players + (i - 0.5) * 0.15
-        ax.errorbar(x, sub.first_win_share - sub.fair_share,
-                    yerr=[sub.first_win_share - sub.win_ci_low, sub.win_ci_high - sub.first_win_share],
-                    fmt="o", capsize=3, label=s)
-    ax.axhline(0, color="black", lw=0.8, ls="--")
-    ax.set_xticks(list(players))
-    ax.set_xlabel("players")
-    ax.set_ylabel("seat 0's win share - 1/n")
-    ax.grid(alpha=0.3, axis="y")
-    ax.legend()
-    ax.set_title(title)
-    save_figure(fig, path)
+__all__ = ["game_label", "quick_games", "focal_run", "self_play", "best_with_runner_up", "save_figure", "markdown_table", "ci"]

@@ -7,6 +7,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from sim.core import output
+from sim.diamant.game import FIELD as DIAMANT_FIELD
 from sim.diamant.rules import DiamantRules
 from strategies.diamant_solo import solo_value
 
@@ -19,7 +20,7 @@ SUMMARY = ("Expected final score and win share of leave-after-hazards:k (k = 1..
            "leave-at-gems:t against a mixed field, for 3 to 8 players and solo; best threshold "
            "per player count; solo-optimal ceiling.")
 DEFAULT_SEED = 2005
-FIELD = ["leave-after-hazards:k=2", "leave-at-gems:t=10", "expected-value"]
+FIELD = list(DIAMANT_FIELD)
 HAZARD_K = [1, 2, 3, 4, 5]
 GEM_T = [2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 25, 30, 40]
 PLAYER_COUNTS = [1, 3, 4, 5, 6, 7, 8]

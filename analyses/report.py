@@ -43,7 +43,7 @@ def build(out_dir: Path, quick: bool = False, only: list[str] | None = None,
     try:
         for a in _in_compile_order(analyses, quick, echo):
             start = time.perf_counter()
-            s = a.module.run(out_dir, quick=quick, seed=a.default_seed)
+            s = a.run(out_dir, quick=quick)
             sections[a.name] = (s.title, s.markdown.strip())
             ran += 1
             echo(f"{a.name}: {time.perf_counter() - start:.1f} s")
@@ -61,9 +61,7 @@ def _in_compile_order(analyses, quick: bool, echo):
     meanwhile runs the analyses of the games already compiled: from an empty cache, rather than
     compiling game after game on one core as each analysis first plays it. With a warm cache
     this only loads them. Analyses of no registered game come first."""
-    from sim import games
-    module_game = {m: g.name for g in games.all_games() for m in g.analysis_modules}
-    game_of = {a.name: module_game.get(getattr(a.module, "__name__", "")) for a in analyses}
+    game_of = {a.name: a.game for a in analyses}
     names = list(dict.fromkeys(g for g in game_of.values() if g))
     processes = min(os.cpu_count() or 1, len(names))
     if quick or processes < 2:

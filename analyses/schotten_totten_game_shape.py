@@ -12,9 +12,8 @@ from sim.core import output
 from sim.core.stats import mean_se, wilson
 from strategies.play import play, resolve_rules
 
-from .common import markdown_table, save_figure
+from .common import markdown_table, quick_games, save_figure
 from .registry import Section
-from .schotten_totten_first_player import PRESETS, available, quick_games
 
 NAME = "schotten-totten-game-shape"
 TITLE = "Schotten Totten: game length and how games end"
@@ -22,6 +21,7 @@ SUMMARY = ("Distribution of game length (cards played), how games end (3 adjacen
            "blocked) and stones claimed by proof before the opponent completed, per preset.")
 DEFAULT_SEED = 2000
 STRATEGIES = [("random", 200_000), ("greedy", 5_000)]
+PRESETS = ["base", "tactics", "base-claim-at-start", "tactics-claim-at-start"]
 
 
 def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section:
@@ -29,7 +29,7 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
     rows, hist_rows = [], []
     for preset in PRESETS:
         rules = resolve_rules("schotten-totten", preset)
-        for spec, games in available(STRATEGIES):
+        for spec, games in STRATEGIES:
             n = quick_games(games) if quick else games
             acc = {"cards": [], "end": [], "proof": []}
 
@@ -83,7 +83,7 @@ side. Shares with 95% Wilson intervals, means ± standard error.
 {markdown_table(key)}
 
 - Command: `meeplelab analyse {NAME}` (also run by `meeplelab report`)
-- Seed: {seed}; games per preset and strategy: {', '.join(f'`{s}`: {quick_games(g) if quick else g:,}' for s, g in available(STRATEGIES))}
+- Seed: {seed}; games per preset and strategy: {', '.join(f'`{s}`: {quick_games(g) if quick else g:,}' for s, g in STRATEGIES)}
 - Rules: the presets {', '.join(f'`{p}`' for p in PRESETS)}
 - Files: {', '.join(f'`{f}`' for f in files)}
 """

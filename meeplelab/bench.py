@@ -68,6 +68,47 @@ def plugin_rates(game: str, setup: PluginBench, games: int, repeat: int) -> dict
     return {k: games / t for k, t in best.items()}
 
 
+def workbench_times(game: str, setup: BenchSetup, wb, repeat: int) -> dict[str, float]:
+    """Seconds (best of `repeat`, interleaved, all threads) of compare against the two runs it
+    stands for, and of sweep against one run per point."""
+    from analyses.workbench import compare, sweep
+    from analyses.workbench.changes import base_setup, variant
+    from analyses.workbench.sweeps import parse_grid
+    rules = resolve_rules(game, setup.preset)
+    specs = list(setup.strategies)
+    base = base_setup(game, rules, specs)
+    other = variant(game, base, wb.variant)
+    _, _, points = parse_grid(game, base, list(wb.grid))
+    jobs = {
+        "compare": lambda: compare(game, rules, specs, [wb.variant], games=wb.games, seed=1,
+                                   rotate=False, progress=False),
+        "two runs": lambda: [play(game, s.rules, list(s.lineup), games=wb.games, seed=1,
+                                  progress=False) for s in (base, other)],
+        "sweep": lambda: sweep(game, rules, specs, list(wb.grid), games=wb.sweep_games, seed=1,
+                               rotate=False, progress=False),
+        "runs": lambda: [play(game, s.rules, list(s.lineup), games=wb.sweep_games, seed=1,
+                              progress=False) for s in points],
+    }
+    play(game, rules, specs, games=1000, seed=1, progress=False)       # load the engine
+    best = dict.fromkeys(jobs, float("inf"))
+    for _ in range(repeat):
+        for k, job in jobs.items():
+            start = time.perf_counter()
+            job()
+            best[k] = min(best[k], time.perf_counter() - start)
+    return best
+
+
+def workbench_lines(game: str, setup: BenchSetup, wb, repeat: int):
+    t = workbench_times(game, setup, wb, repeat)
+    yield (f"\nworkbench, {', '.join(setup.strategies)}, {available_threads()} threads, best of "
+           f"{repeat}, interleaved")
+    yield (f"compare, base and {wb.variant}, {wb.games:,} games each: {t['compare']:>8.2f} s   "
+           f"two runs {t['two runs']:.2f} s ({t['compare'] / t['two runs'] - 1:+.1%})")
+    yield (f"sweep {' '.join(wb.grid)}, {wb.sweep_games:,} games a point: {t['sweep']:>8.2f} s   "
+           f"one run per point {t['runs']:.2f} s ({t['sweep'] / t['runs'] - 1:+.1%})")
+
+
 def _best_rate(fn, games: int, repeat: int) -> float:
     best = float("inf")
     for _ in range(repeat):
@@ -188,6 +229,8 @@ def run(game: str, games: int | None = None, reference_games: int | None = None,
             yield (f"{label:<38}{rates[k]:>12,.0f} games/s   "
                    f"({rates[k] / builtin:.0%} of built-in speed)")
     set_threads(available_threads())
+    if g.workbench_bench is not None:
+        yield from workbench_lines(game, g.bench[0], g.workbench_bench, repeat)
     searches = g.search_bench
     if searches and search_games != 0:
         yield "\nsearch strategies, time per decision (1 thread, every call of the kernel timed)"

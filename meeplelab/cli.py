@@ -128,7 +128,7 @@ def main():
 # ------------------------------------------------------------------ listings
 @main.command(context_settings=CONTEXT)
 def games():
-    """List the games, their player counts and rule presets.
+    """List the games, their player counts, outcome measures and rule presets.
 
     \b
     Example:
@@ -138,6 +138,7 @@ def games():
         g = game_registry.get(name)
         click.echo(f"{name}: {g.title}; {g.summary}")
         click.echo(f"  players: {g.min_players}-{g.max_players} (engine), default {g.default_players}")
+        click.echo(f"  measures (compare, sweep, tune): {', '.join(m.name for m in g.all_measures())}")
         for preset, doc in g.rules.PRESET_DOCS.items():
             mark = " (default)" if preset == g.rules.DEFAULT_PRESET else ""
             click.echo(f"  preset {preset}{mark}: {doc}")
@@ -774,6 +775,9 @@ def bench(game, games, reference_games, repeat, search_games):
                                      repeat=repeat, search_games=search_games):
             click.echo(line)
 
+
+# compare, sweep and tune (the designers' workbench), on this group
+from . import workbench  # noqa: E402,F401
 
 if __name__ == "__main__":
     main()

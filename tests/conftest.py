@@ -71,3 +71,19 @@ def meeplelab_process(*args, cwd, **kwargs) -> subprocess.Popen:
 
 def read_json(path) -> dict:
     return json.loads(Path(path).read_text())
+
+
+@pytest.fixture
+def interrupt_third_sweep_point(monkeypatch):
+    """A sweep whose third point reports an interruption (as Ctrl-C would) once it is played."""
+    from analyses.workbench import sweeps
+    real, calls = sweeps.play_arms, []
+
+    def interrupted_third(*args, **kwargs):
+        run = real(*args, **kwargs)
+        calls.append(1)
+        if len(calls) == 3:
+            run.info.interrupted = True
+        return run
+
+    monkeypatch.setattr(sweeps, "play_arms", interrupted_third)

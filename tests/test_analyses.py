@@ -1,12 +1,13 @@
 """Statistical pieces of the analyses, checked on data with a known answer; the tactic-card-value
-analysis in quick mode (complete, coherent, deterministic)."""
-import dataclasses
-
+analysis in quick mode (complete, coherent, deterministic); the generic first-player, variants and
+ladder analyses (analyses/first_player.py, variants.py, ladder.py) run from the games' studies,
+against the reference engine's games."""
 import numpy as np
 import pandas as pd
 import pytest
 
-from analyses.schotten_totten_ladder import bradley_terry
+from analyses.bradley_terry import bradley_terry
+from sim import games
 
 
 def test_bradley_terry_recovers_known_strengths():
@@ -107,29 +108,43 @@ def test_tactics_value_is_deterministic(tactics_value_runs):
 def test_first_player_and_game_shape_figures_are_those_of_the_games(tmp_path):
     """Each quick-run figure for random self-play, recomputed from the same seeded games played
     by the reference engine (the analyses use the fast one)."""
-    from analyses import schotten_totten_first_player as fp, schotten_totten_game_shape as gs
+    from analyses import first_player as fp, schotten_totten_game_shape as gs
+    from analyses.common import quick_games
     from sim.schotten_totten import reference
     from sim.schotten_totten.policies import random_policy
     from sim.schotten_totten.rules import SchottenTottenRules
-    fp.run(tmp_path, quick=True, seed=5)
+    game = games.get("schotten-totten")
+    study = game.studies["first-player"]
+    fp.run(game, tmp_path, quick=True, seed=5)
     gs.run(tmp_path, quick=True, seed=6)
-    first = pd.read_csv(tmp_path / f"{fp.NAME}.csv")
+    first = pd.read_csv(tmp_path / "schotten-totten-first-player.csv")
     shape = pd.read_csv(tmp_path / f"{gs.NAME}.csv")
-    n = fp.quick_games(200_000)
-    assert set(first.preset) == set(shape.preset) == set(fp.PRESETS)
+    n = quick_games(dict(study.strategies)["random"])
+    presets = [preset for _, preset, _ in study.setups]
+    # a set-up of the study is a preset, under its own name
+    assert [label for label, _, _ in study.setups] == presets
+    assert set(first.setup) == set(shape.preset) == set(gs.PRESETS) == set(presets)
+    assert list(first.columns[:10]) == ["setup", "players", "strategy", "games", "first_side",
+                                        "first_win_share", "win_ci_low", "win_ci_high",
+                                        "fair_share", "edge"]
+    assert len(first) == len(study.strategies) * sum(len(p) for *_, p in study.setups)
+    quick = {_label("schotten-totten", s): quick_games(g) for s, g in study.strategies}
+    assert (first.games == first.strategy.map(quick)).all()
 
-    def games(preset, seed):
+    def reference_games(preset, seed):
         return reference.play_batch(SchottenTottenRules.preset(preset), 2, seed, 0, n,
                                     [random_policy] * 2, [np.zeros(1)] * 2)
 
-    for preset in fp.PRESETS:
-        row = first[(first.preset == preset) & (first.strategy == "random")].iloc[0]
-        b = games(preset, 5)
-        assert row.games == n and row.first_player_win_share == pytest.approx(b.shares[:, 0].mean())
-        assert row.win_ci_low <= row.first_player_win_share <= row.win_ci_high
-        assert row.edge == pytest.approx(row.first_player_win_share - 0.5)
+    for preset in presets:
+        row = first[(first.setup == preset) & (first.strategy == "random")].iloc[0]
+        b = reference_games(preset, 5)
+        assert (b.extras["first"] == 0).all()         # seat 0 moves first in every preset
+        assert row.games == n and row.players == 2 and row.first_side == "seat 0"
+        assert row.first_win_share == pytest.approx(b.shares[:, 0].mean())
+        assert row.win_ci_low <= row.first_win_share <= row.win_ci_high
+        assert row.fair_share == 0.5 and row.edge == pytest.approx(row.first_win_share - 0.5)
         row = shape[(shape.preset == preset) & (shape.strategy == "random")].iloc[0]
-        b = games(preset, 6)
+        b = reference_games(preset, 6)
         assert row.cards_played_mean == pytest.approx(b.extras["cards_played"].mean())
         assert row.proof_claims_mean == pytest.approx(b.extras["proof_claims"].mean())
         for end, code in reference.END_CODES.items():
@@ -140,11 +155,11 @@ def test_first_player_and_game_shape_figures_are_those_of_the_games(tmp_path):
 # ---------------------------------------------------------------- CIV
 @pytest.fixture(scope="module")
 def civ_quick(tmp_path_factory):
-    from analyses import civ_endings, civ_first_player
+    from analyses import civ_endings, first_player
     out = tmp_path_factory.mktemp("civ")
-    civ_first_player.run(out, quick=True, seed=7)
+    section = first_player.run(games.get("civ"), out, quick=True, seed=7)
     civ_endings.run(out, quick=True, seed=7)
-    return out
+    return out, section
 
 
 def _civ_reference_games(preset, spec, players, n, seed):
@@ -157,36 +172,75 @@ def _civ_reference_games(preset, spec, players, n, seed):
     return Batch.concat(sorted(batches, key=lambda b: b.first_game))
 
 
+def _label(game, spec):
+    from analyses.workbench.changes import short_label
+    from strategies.registry import parse_spec
+    return short_label(parse_spec(game, spec))
+
+
 def test_civ_first_player_covers_every_set_up_and_is_the_games(civ_quick):
     from analyses.civ_common import QUICK_GAMES, SELF_PLAY, configurations
-    df = pd.read_csv(civ_quick / "civ-first-player.csv")
-    assert [(r.strategy, r.setup, r.players) for r in df.itertuples()] == [
-        (s, setup, p) for s, _ in SELF_PLAY for setup, _, p in configurations()]
-    assert (df.games == QUICK_GAMES).all()
+    from analyses.common import quick_games
+    from sim.civ.reference import END_CODES
+    out, section = civ_quick
+    study = games.get("civ").studies["first-player"]
+    df = pd.read_csv(out / "civ-first-player.csv")
+    expected = [(_label("civ", s), setup, p) for s, _ in study.strategies
+                for setup, _, players in study.setups for p in players]
+    assert [(r.strategy, r.setup, r.players) for r in df.itertuples()] == expected
+    # the same self-play as civ-endings (the same strategies, set-ups and quick games)
+    assert [s for s, _ in study.strategies] == [s for s, _ in SELF_PLAY]
+    assert [(setup, preset, p) for setup, preset, players in study.setups for p in players] == \
+        list(configurations())
+    quick = {_label("civ", s): quick_games(n) for s, n in study.strategies}
+    assert (df.games == df.strategy.map(quick)).all() and (df.games == QUICK_GAMES).all()
     assert ((df.win_ci_low <= df.first_win_share) & (df.first_win_share <= df.win_ci_high)).all()
     assert np.allclose(df.edge, df.first_win_share - df.fair_share)
+    assert {"hegemony", "hegemony_se", "turns", "turns_se"} <= set(df.columns)
     teams = df[df.setup == "teams"]
-    assert (teams.fair_share == 0.5).all() and (teams.side == "team A (seats 0+2)").all()
-    assert (df[df.setup != "teams"].side == "seat 0").all()
-    for preset, players, side in (("civ-teams", 4, [0, 2]), ("civ-draft", 3, [0])):
-        b = _civ_reference_games(preset, "random", players, QUICK_GAMES, 7)
-        row = df[(df.strategy == "random") & (df.setup == preset[4:]) & (df.players == players)].iloc[0]
+    assert (teams.fair_share == 0.5).all() and (teams.first_side == "team A (seats 0+2)").all()
+    others = df[df.setup != "teams"]
+    assert (others.first_side == "seat 0").all() and np.allclose(others.fair_share, 1 / others.players)
+    for spec, preset, players, side in (("random", "civ-teams", 4, [0, 2]),
+                                        ("random", "civ-draft", 3, [0]),
+                                        ("random", "civ-classic", 2, [0]),
+                                        ("greedy", "civ-draft", 2, [0])):
+        b = _civ_reference_games(preset, spec, players, QUICK_GAMES, 7)
+        assert (b.extras["first_player"] == 0).all()
+        row = df[(df.strategy == _label("civ", spec)) & (df.setup == preset[4:])
+                 & (df.players == players)].iloc[0]
         assert row.first_win_share == pytest.approx(b.shares[:, side].sum(axis=1).mean())
-        assert row.mean_turns == pytest.approx(b.extras["turns"].mean())
+        turns = b.extras["turns"].astype(float)
+        assert row.turns == pytest.approx(turns.mean())
+        assert row.turns_se == pytest.approx(turns.std(ddof=1) / np.sqrt(len(turns)), rel=1e-6)
+        hegemony = (b.extras["end"] == END_CODES["hegemony"]).astype(float)
+        assert row.hegemony == pytest.approx(hegemony.mean())
+        assert row.hegemony_se == pytest.approx(hegemony.std(ddof=1) / np.sqrt(len(hegemony)),
+                                                rel=1e-6)
+    assert "Seed: 7" in section.markdown and "meeplelab analyse civ-first-player" in section.markdown
+    assert section.files == ["civ-first-player.csv", "civ-first-player.png"]
+    assert (out / "civ-first-player.png").stat().st_size > 10_000
 
 
 def test_civ_endings_shares_add_up_and_pair_with_classic(civ_quick):
     from analyses.civ_common import configurations
     from sim.civ.cards import DOMAINS
-    df = pd.read_csv(civ_quick / "civ-endings.csv")
-    domains = pd.read_csv(civ_quick / "civ-endings-domains.csv")
+    out, _ = civ_quick
+    df = pd.read_csv(out / "civ-endings.csv")
+    domains = pd.read_csv(out / "civ-endings-domains.csv")
     assert len(df) == 2 * len(configurations()) and len(domains) == len(df) * len(DOMAINS)
     assert np.allclose(df.hegemony_share + df.majority_share, 1)
     by = domains.groupby(["strategy", "setup", "players"], sort=False).share_of_games.sum()
     assert np.allclose(by.to_numpy(), df.hegemony_share.to_numpy())
     assert ((df.turns_p10 <= df.turns_median) & (df.turns_median <= df.turns_p90)).all()
-    first = pd.read_csv(civ_quick / "civ-first-player.csv")      # the same games
-    assert np.allclose(first.hegemony_share, df.hegemony_share)
+    # the same games as civ-first-player's (its strategy column carries the bound label)
+    first = pd.read_csv(out / "civ-first-player.csv")
+    first["strategy"] = first.strategy.str.split(":").str[0]
+    both = df.merge(first, on=["strategy", "setup", "players"], validate="one_to_one")
+    assert len(both) == len(df) == len(first)
+    assert (both.games_x == both.games_y).all()
+    assert np.allclose(both.hegemony_share, both.hegemony)
+    assert np.allclose(both.mean_turns, both.turns)
     classic = df[df.setup == "classic"].set_index(["strategy", "players"])
     other = df[df.setup != "classic"]
     assert classic.hegemony_vs_classic.isna().all()
@@ -200,60 +254,129 @@ def test_civ_endings_shares_add_up_and_pair_with_classic(civ_quick):
 
 
 def test_civ_variants_flip_every_ruling_but_teams():
-    from analyses.civ_variants import VARIANTS
+    from analyses import variants
+    from analyses.workbench import changes as C
     from sim.civ.rules import CivRules
+    game = games.get("civ")
+    study = game.studies["variants"]
     rulings = {p.name for p in CivRules.params() if p.ruling}
-    flipped = {k for _, _, changes, _ in VARIANTS for k in changes}
+    flipped = {c.split("=", 1)[0] for v in study.variants for c in v.changes}
     assert rulings - {"teams"} <= flipped and "setup" in flipped
-    for label, base, changes, players in VARIANTS:
-        rules = CivRules.preset(base).replace(**changes)      # valid, and a change
-        assert rules != CivRules.preset(base), label
-        for p in players:
+    assert len({v.label for v in study.variants}) == len(study.variants)
+    for v in study.variants:
+        rules = CivRules.preset(v.base).with_assignments(list(v.changes))   # valid, and a change
+        assert rules != CivRules.preset(v.base), v.label
+        for p in v.players:
             rules.check_players(p)
+            # the analysis plays these rules against the base preset's
+            base = variants.base_of(game, study, v.base, p)
+            assert base.rules == CivRules.preset(v.base)
+            assert C.variant("civ", base, "; ".join(v.changes), v.label).rules == rules, v.label
 
 
 @pytest.fixture(scope="module")
 def civ_variants_quick(tmp_path_factory):
-    from analyses import civ_variants
+    from analyses import variants
     out = tmp_path_factory.mktemp("civ-variants")
-    section = civ_variants.run(out, quick=True, seed=3)
-    return civ_variants, out, section
+    section = variants.run(games.get("civ"), out, quick=True, seed=3)
+    return out, section
 
 
 def test_civ_variants_are_paired_with_their_base(civ_variants_quick):
-    cv, out, section = civ_variants_quick
-    df = pd.read_csv(out / f"{cv.NAME}.csv", keep_default_na=False, na_values=[""])
-    flipped = df[~df.variant.str.startswith("default")]
-    assert len(flipped) == sum(len(p) for *_, p in cv.VARIANTS)
-    assert (df.games == cv.QUICK_GAMES).all()
-    base = df[df.variant.str.startswith("default")].set_index(["base", "players"])
+    out, section = civ_variants_quick
+    game = games.get("civ")
+    study = game.studies["variants"]
+    measures = [m.name for m in game.all_measures()]
+    df = pd.read_csv(out / "civ-variants.csv")
+    df["changes"] = df.changes.fillna("")
+    is_base = df.changes == ""
+    assert (df.variant[is_base] == "default (" + df.base[is_base] + ")").all()
+    flipped = df[~is_base]
+    # every variant at each of its player counts, after the base of its preset and player count
+    assert sorted(zip(flipped.variant, flipped.players)) == sorted(
+        (v.label, p) for v in study.variants for p in v.players)
+    assert len(df[is_base]) == len({(v.base, p) for v in study.variants for p in v.players})
+    by_label = {v.label: v for v in study.variants}
+    assert (flipped.changes == flipped.variant.map(lambda x: "; ".join(by_label[x].changes))).all()
+    assert (flipped.base == flipped.variant.map(lambda x: by_label[x].base)).all()
+    assert (df.games == study.quick_games).all()
+    base = df[is_base].set_index(["base", "players"])
     for r in flipped.itertuples():
         b = base.loc[(r.base, r.players)]
-        assert r.edge_vs_base == pytest.approx(r.first_win_share - b.first_win_share)
-        assert r.hegemony_vs_base == pytest.approx(r.hegemony_share - b.hegemony_share)
-        assert r.turns_vs_base == pytest.approx(r.mean_turns - b.mean_turns)
-        assert r.result_changed_share <= r.changed_share
-        if r.changed_share == 0:      # no game changed: nothing may differ
-            assert r.edge_vs_base == r.hegemony_vs_base == r.turns_vs_base == 0
+        row = r._asdict()
+        for m in measures:
+            # the paired difference, game by game, has the difference of the means as its mean
+            assert row[f"{m}_vs_base"] == pytest.approx(row[m] - b[m], abs=1e-12), (r.variant, m)
+        assert 0 <= r.result_changed <= r.games_changed <= 1
+        for c in ("games_changed", "result_changed"):
+            assert row[f"{c}_ci_low"] <= row[c] <= row[f"{c}_ci_high"]
+        if r.games_changed == 0:      # no game changed: nothing may differ
+            for m in measures:
+                assert row[f"{m}_vs_base"] == 0 and row[f"{m}_vs_base_se"] == 0, (r.variant, m)
     # a different deal changes every game
-    assert (flipped[flipped.variant == "draft set-up"].changed_share == 1).all()
-    domains = pd.read_csv(out / f"{cv.NAME}-domains.csv")
-    assert len(domains) == 6 * len(df)
-    assert "Seed: 3" in section.markdown and f"meeplelab analyse {cv.NAME}" in section.markdown
+    assert (flipped[flipped.variant == "draft set-up"].games_changed == 1).all()
+    # the tidy table: every seat and every measure; the Hegemonies by Domain add up to all of them
+    tidy = pd.read_csv(out / "civ-variants-differences.csv")
+    from sim.civ.cards import DOMAINS
+    for (variant, players), sub in tidy.groupby(["variant", "players"]):
+        assert len(sub) == 2 + 2 * players + len(measures), (variant, players)
+        game_rows = sub[sub.slot.isna()].set_index("measure")
+        for col in ("base", "value"):
+            total = sum(game_rows.loc[f"hegemony_{d}", col] for d in DOMAINS)
+            assert total == pytest.approx(game_rows.loc["hegemony", col])
+    assert set(zip(tidy.variant, tidy.players)) == set(zip(flipped.variant, flipped.players))
+    assert "Seed: 3" in section.markdown and "meeplelab analyse civ-variants" in section.markdown
 
 
-def test_civ_ladder_takes_every_built_in_strategy_and_searchers_with_a_budget(monkeypatch):
-    from analyses import civ_ladder
+def test_civ_variants_base_and_draft_are_the_reference_engines_games(civ_variants_quick):
+    """The base rules and the draft set-up at 2 players, recomputed from the same seeded games
+    played by the reference engine."""
+    from sim.civ.reference import END_CODES
+    from sim.civ.rules import CivRules
+    from sim.core.batch import Batch
+    from strategies.play import play
+    out, _ = civ_variants_quick
+    study = games.get("civ").studies["variants"]
+    df = pd.read_csv(out / "civ-variants.csv").set_index(["variant", "players"])
+    for label, rules in (("default (civ-classic)", CivRules.preset("civ-classic")),
+                         ("draft set-up", CivRules.preset("civ-classic").with_assignments(["setup=draft"]))):
+        batches = []
+        play("civ", rules, list(study.field) * 2, games=study.quick_games, seed=3,
+             engine="reference", progress=False, on_batch=batches.append)
+        b = Batch.concat(sorted(batches, key=lambda x: x.first_game))
+        row = df.loc[(label, 2)]
+        assert row.turns == pytest.approx(b.extras["turns"].mean()), label
+        assert row.hegemony == pytest.approx((b.extras["end"] == END_CODES["hegemony"]).mean()), label
+        assert row.first_edge == pytest.approx(b.shares[:, 0].mean() - 0.5), label
+
+
+def test_civ_ladder_lists_every_strategy_once_per_domain_and_the_searchers_last():
+    from analyses import ladder
     from strategies import registry
-    specs = [s for s, _ in civ_ladder.ladder()]
+    from strategies.registry import parse_spec
+    game = games.get("civ")
+    full, quick = ladder.entries(game, quick=False), ladder.entries(game, quick=True)
+    specs = [s for s, _ in full]
     assert specs[:3] == ["random", "greedy", "majority"]
-    assert [s for s in specs if s.startswith("domain-focus")] == [
-        f"domain-focus:domain={d}" for d in ("military", "religion", "economy", "science", "art", "utopia")]
-    builtin = [s for s in registry.all_strategies("civ") if s.origin == "built-in"]
-    fake = [dataclasses.replace(builtin[0], name="flat-mc", stochastic=True),
-            dataclasses.replace(builtin[0], name="new-search", stochastic=True),
-            dataclasses.replace(builtin[0], name="plugin-search", stochastic=True, origin="plugin x.py")]
-    monkeypatch.setattr(civ_ladder, "all_strategies", lambda game: builtin + fake)
-    entries = civ_ladder.ladder()
-    assert entries[-2:] == [(civ_ladder.SEARCH_SPECS["flat-mc"], "search"), ("new-search", "search")]
-    assert len(entries) == len(specs) + 2
+    assert specs[3:9] == [f"domain-focus:domain={d}" for d in
+                          ("military", "religion", "economy", "science", "art", "utopia")]
+    assert [s for s in specs if s.startswith("domain-focus")] == specs[3:9]
+
+    def name(spec):
+        return parse_spec("civ", spec).strategy.name
+
+    searchers = [s.name for s in registry.all_strategies("civ")
+                 if s.origin == "built-in" and s.stochastic and s.name != "random"]
+    assert sorted(searchers) == ["flat-mc", "ismcts"]
+    assert [name(s) for s in specs[9:]] == ["flat-mc", "ismcts"] and len(specs) == 11
+    # every built-in strategy of the registry plays
+    assert {name(s) for s in specs} == {s.name for s in registry.all_strategies("civ")
+                                        if s.origin == "built-in"}
+    # the searchers with a budget of their own, and fewer games
+    assert all(":" in s for s in specs[9:])
+    assert max(n for _, n in full[9:]) < min(n for _, n in full[:9])
+    # quick: the same strategies in the same order, a smaller budget
+    assert [name(s) for s, _ in quick] == [name(s) for s in specs]
+    assert [s for s, _ in quick[:9]] == specs[:9]
+    assert all(nq <= nf for (_, nq), (_, nf) in zip(quick, full))
+    assert ladder.entries(game, quick=False) == list(game.studies["ladder"].entries)

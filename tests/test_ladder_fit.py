@@ -1,7 +1,9 @@
-"""The ladders' rating fit (analyses/bradley_terry.py, through the Schotten Totten ladder),
+"""The ladders' rating fit (analyses/bradley_terry.py, through the generic ladder analyses/ladder.py
+run from a fake study),
 checked against values computed independently: closed forms (two strategies; a chain of
 pairings, where the likelihood splits pair by pair), symmetries, an independent Newton fit with the Fisher information built pair by pair, and the
 ladder's tables computed from scripted game results (no games are played here)."""
+import dataclasses
 from types import SimpleNamespace
 
 import numpy as np
@@ -9,8 +11,10 @@ import pandas as pd
 import pytest
 
 from analyses import bradley_terry as round_robin_module
-from analyses import schotten_totten_ladder as ladder
-from analyses.schotten_totten_ladder import bradley_terry
+from analyses import ladder
+from analyses.bradley_terry import bradley_terry
+from sim import games
+from sim.core.game import LadderStudy
 
 ELO_PER_UNIT = 173.71779276130073    # 400 / ln 10, written out
 Z95 = 1.959963984540054              # the 97.5% normal quantile, written out
@@ -248,24 +252,54 @@ def first_seat_share(sa, sb, n):
     return round(p * n) / n
 
 
+# the quick ladder of the fake study: if the full run took it, the calls would show it
+FAKE_QUICK_LADDER = [("random", 3), ("greedy", 3)]
+
+
 @pytest.fixture
-def ladder_tables(tmp_path, monkeypatch):
-    calls = []
+def fake_game():
+    """Schotten Totten with a fake ladder study (its strategies are never played here)."""
+    study = LadderStudy(preset="base", entries=tuple(FAKE_LADDER),
+                        quick_entries=tuple(FAKE_QUICK_LADDER), seed=99, title="fake ladder",
+                        short=(("flat-mc", "fmc"),), note="A fake ladder.")
+    return dataclasses.replace(games.get("schotten-totten"), studies={"ladder": study})
+
+
+@pytest.fixture
+def ladder_tables(tmp_path, monkeypatch, fake_game):
+    calls, resolved, plotted = [], [], []
 
     def fake_play(game, rules, lineup, games, seed, progress, partial):
         sa, sb = lineup
+        assert game == "schotten-totten" and rules == "rules of base" and seed == 1
         calls.append((sa, sb, games))
         share = first_seat_share(sa, sb, games)
         return SimpleNamespace(table=lambda: pd.DataFrame({"win_share": [share, 1 - share]}))
 
-    monkeypatch.setattr(ladder, "available", lambda specs: list(FAKE_LADDER))
+    def fake_rules(game, preset):
+        resolved.append((game, preset))
+        return f"rules of {preset}"
+
     monkeypatch.setattr(round_robin_module, "play", fake_play)
-    monkeypatch.setattr(ladder, "resolve_rules", lambda *a, **k: None)
-    monkeypatch.setattr(ladder, "plot_ladder", lambda *a, **k: None)
-    ladder.run(tmp_path, quick=False, seed=1)
-    matrix = pd.read_csv(tmp_path / f"{ladder.NAME}.csv")
-    ratings = pd.read_csv(tmp_path / f"{ladder.NAME}-ratings.csv")
+    monkeypatch.setattr(ladder, "resolve_rules", fake_rules)
+    monkeypatch.setattr(ladder, "plot_ladder", lambda *a, **k: plotted.append(a))
+    section = ladder.run(fake_game, tmp_path, quick=False, seed=1)
+    assert resolved == [("schotten-totten", "base")]
+    assert section.name == "schotten-totten-ladder" and "Seed: 1" in section.markdown
+    assert section.files == ["schotten-totten-ladder.csv", "schotten-totten-ladder-ratings.csv",
+                             "schotten-totten-ladder.png"]
+    assert "A fake ladder." in section.markdown
+    # the figure gets the labels shortened as the study says, in the ladder's order
+    (_, _, labels, path, title), = plotted
+    assert labels == [s.replace("flat-mc", "fmc") for s, _ in FAKE_LADDER] and title == "fake ladder"
+    matrix = pd.read_csv(tmp_path / "schotten-totten-ladder.csv")
+    ratings = pd.read_csv(tmp_path / "schotten-totten-ladder-ratings.csv")
     return matrix, ratings, calls
+
+
+def test_a_ladder_takes_its_entries_from_the_study(fake_game):
+    assert ladder.entries(fake_game, quick=False) == FAKE_LADDER
+    assert ladder.entries(fake_game, quick=True) == FAKE_QUICK_LADDER
 
 
 def expected_counts():

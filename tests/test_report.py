@@ -4,6 +4,7 @@ import pytest
 
 from analyses import registry, report
 from analyses.diamant_leave_threshold import GEM_T, HAZARD_K, PLAYER_COUNTS
+from sim import games
 
 # `make test` (--dist loadgroup): the two quick reports (half a minute each) are built in one xdist
 # worker only; pyproject.toml pins the pytest that keeps the groups
@@ -64,21 +65,29 @@ def test_leave_threshold_table_is_complete_and_coherent(quick_reports):
 
 
 def test_variants_table_has_every_variant(quick_reports):
-    from analyses.diamant_variants import VARIANTS
     out, _ = quick_reports
+    study = games.get("diamant").studies["variants"]
     df = pd.read_csv(out / "diamant-variants.csv")
-    assert list(df.variant) == [v[0] for v in VARIANTS]
-    assert (df.cards_per_game > 0).all() and (df.se_cards > 0).all()
+    assert list(df.variant) == ["default (diamant-2005)"] + [v.label for v in study.variants]
+    assert df.changes.isna()[0] and df.changes[1:].notna().all()
+    assert (df.players == 4).all() and (df.games == study.quick_games).all()
+    assert (df.cards_revealed > 0).all() and (df.cards_revealed_se > 0).all()
     base = df.set_index("variant")
-    # more hazard copies make caves shorter; IELLO's deck of 35 makes them longer than 2005
-    assert base.loc["4 hazard copies", "cards_per_game"] < base.loc["diamant-2005", "cards_per_game"]
+    # more hazard copies make caves shorter, paired with the base on the same seeds
+    short = base.loc["4 hazard copies"]
+    assert short.cards_revealed_vs_base < 0
+    assert short.cards_revealed < base.loc["default (diamant-2005)", "cards_revealed"]
+    assert short.cards_revealed_vs_base == pytest.approx(
+        short.cards_revealed - base.loc["default (diamant-2005)", "cards_revealed"])
+    assert short.games_changed > 0.5
 
 
 def test_the_civ_ladder_is_a_complete_round_robin(quick_reports):
     """(Read from the quick report, which the session builds anyway.)"""
-    from analyses import civ_ladder
+    from analyses import ladder
     out, _ = quick_reports
-    budget = {s: civ_ladder.QUICK_GAMES[kind] for s, kind in civ_ladder.ladder(quick=True)}
+    civ = games.get("civ")
+    budget = dict(ladder.entries(civ, quick=True))
     specs = list(budget)
     matrix = pd.read_csv(out / "civ-ladder.csv").set_index(["strategy", "opponent"])
     ratings = pd.read_csv(out / "civ-ladder-ratings.csv")
@@ -90,7 +99,76 @@ def test_the_civ_ladder_is_a_complete_round_robin(quick_reports):
                 assert matrix.win_share[a, b] + matrix.win_share[b, a] == pytest.approx(1)
                 assert matrix.games[a, b] == 2 * min(budget[a], budget[b])   # both seatings
     assert ratings.set_index("strategy").vs_greedy["greedy"] == 0
-    assert "searchers (`flat-mc" in (out / "README.md").read_text()
+    assert civ.studies["ladder"].note in (out / "README.md").read_text()
+
+
+def _generic_files(game, suffix, study) -> list[str]:
+    name = f"{game.name}-{suffix}"
+    return {"first-player": [f"{name}.csv", f"{name}.png"],
+            "ladder": [f"{name}.csv", f"{name}-ratings.csv", f"{name}.png"],
+            "variants": [f"{name}.csv", f"{name}-differences.csv"]
+                        + ([f"{name}-sweep.csv", f"{name}-best.csv"] if getattr(study, "sweep_key", "") else [])
+                        + [f"{name}.png"],
+            "tuning": [f"{name}.csv", f"{name}-history.csv", f"{name}.png"]}[suffix]
+
+
+def test_every_generic_analysis_writes_its_files(quick_reports):
+    """Every game's first-player, ladder, variants and tuning sections, from its studies."""
+    import importlib
+    from analyses.common import quick_games
+    from analyses.workbench.changes import short_label
+    from strategies.registry import parse_spec
+    out, _ = quick_reports
+    index = (out / "README.md").read_text()
+    seen = set()
+    for g in games.all_games():
+        for mod_name in g.analysis_modules:
+            m = importlib.import_module(mod_name)
+            if not registry.is_generic(m):
+                continue
+            suffix, study, name = m.SUFFIX, g.studies[m.SUFFIX], f"{g.name}-{m.SUFFIX}"
+            seen.add(suffix)
+            assert f"## {m.title(g)}" in index and f"meeplelab analyse {name}" in index, name
+            assert f"Seed: {study.seed}" in index, name
+            for f in _generic_files(g, suffix, study):
+                assert (out / f).is_file() and (out / f).stat().st_size > 0, f
+                assert f"`{f}`" in index, f
+            df = pd.read_csv(out / f"{name}.csv")
+            if suffix == "first-player":
+                quick = {short_label(parse_spec(g.name, s)): quick_games(n) for s, n in study.strategies}
+                assert [(r.strategy, r.setup, r.players) for r in df.itertuples()] == [
+                    (short_label(parse_spec(g.name, s)), label, p) for s, _ in study.strategies
+                    for label, _, players in study.setups for p in players], name
+                assert (df.games == df.strategy.map(quick)).all(), name
+                assert ((df.win_ci_low <= df.first_win_share)
+                        & (df.first_win_share <= df.win_ci_high)).all(), name
+                for measure in study.measures:
+                    assert {measure, f"{measure}_se"} <= set(df.columns), name
+            elif suffix == "ladder":
+                specs = [s for s, _ in study.quick_entries]
+                ratings = pd.read_csv(out / f"{name}-ratings.csv")
+                assert ratings.strategy.tolist() == specs, name
+                assert len(df) == len(specs) * (len(specs) - 1), name
+            elif suffix == "variants":
+                assert len(df) == len({(v.base, p) for v in study.variants for p in v.players}) + sum(
+                    len(v.players) for v in study.variants), name
+                assert (df.games == study.quick_games).all(), name
+                if study.sweep_key:
+                    best = pd.read_csv(out / f"{name}-best.csv")
+                    assert list(best.columns) == ["variant", "players", "objective", "best",
+                                                  "best_value", "best_se", "runner_up", "advantage",
+                                                  "advantage_se"], name
+                    assert set(best.variant) == set(df.variant), name
+                    assert set(best.best.astype(str)) <= {str(v) for v in study.sweep_values}, name
+            elif suffix == "tuning":
+                assert {"tuned_better", "ci_low", "ci_high", "difference"} <= set(df.columns), name
+                # the player count tuned at first, then those where the tuned set is checked
+                assert df.players.tolist() == [study.players, *getattr(study, "check_players", ())], name
+                assert (df.strategy == study.strategy).all(), name
+                assert ((df.ci_low <= df.difference) & (df.difference <= df.ci_high)).all(), name
+                assert (df.tuned_better == (df.ci_low > 0)).all(), name
+                assert len(pd.read_csv(out / f"{name}-history.csv")) > 0, name
+    assert seen == {"first-player", "ladder", "variants", "tuning"}
 
 
 # ---------------------------------------------------------------- the index over partial runs

@@ -70,17 +70,19 @@ def _sigint_deferred():
 
 def run_chunks(play_batch: Callable[[int, int], Batch], n_games: int, on_batch: Callable[[Batch], None],
                *, first_game: int = 0, chunk: int | None = None, threads: int | None = None,
-               progress: bool | None = None, desc: str = "games") -> RunInfo:
+               progress: bool | None = None, desc: str = "games", unit: str = "game",
+               stop: Callable[[], bool] | None = None) -> RunInfo:
     """Play games first_game .. first_game + n_games - 1, chunk by chunk.
 
     progress: True shows a bar, False hides it, None shows it on a terminal for long runs.
+    stop: asked after each chunk; True ends the run there (enough games for a precision).
     KeyboardInterrupt stops after the current chunk's results are kept; the RunInfo says so."""
     if n_games < 1:
         raise UsageError(f"number of games must be at least 1 (got {n_games})")
     chunk = chunk or DEFAULT_CHUNK
     threads = set_threads(threads)
     show = progress if progress is not None else (sys.stderr.isatty() and n_games > chunk)
-    bar = tqdm(total=n_games, desc=desc, unit="game", unit_scale=True, disable=not show,
+    bar = tqdm(total=n_games, desc=desc, unit=unit, unit_scale=True, disable=not show,
                file=sys.stderr, smoothing=0.1, dynamic_ncols=True)
     done, start, interrupted = 0, time.perf_counter(), False
     try:
@@ -95,6 +97,8 @@ def run_chunks(play_batch: Callable[[int, int], Batch], n_games: int, on_batch: 
                 on_batch(batch)
                 done += size
             bar.update(size)
+            if stop is not None and done < n_games and stop():
+                break
     except KeyboardInterrupt:
         interrupted = True
     finally:

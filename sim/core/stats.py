@@ -6,6 +6,7 @@ import dataclasses
 from statistics import NormalDist
 
 import numpy as np
+from numba import njit
 
 Z95 = NormalDist().inv_cdf(0.975)   # 1.95996...; stdlib, so no scipy import at start-up
 
@@ -85,3 +86,97 @@ class SeatTotals:
         win = self.wins / max(self.games, 1)
         low, high = wilson(self.wins, self.games)
         return mean, se, win, low, high
+
+
+@njit(cache=True)
+def _record_block(scores, shares, seat_of_slot, values, unit, base, paired, out, s, s2, d, d2):
+    """One pass over a block of games: each slot's share of the win and score (the slot's seat
+    `seat_of_slot`), then the rows of `values` (one per measure), as whole units written to
+    out[game, quantity]; their sums and sums of squares, and with `paired` those of out - base.
+    int64 throughout: the caller keeps the values in range."""
+    n, players = scores.shape
+    k = out.shape[1]
+    for g in range(n):
+        for j in range(k):
+            if j < players:
+                x = np.int64(np.rint(shares[g, seat_of_slot[j]] * unit))
+            elif j < 2 * players:
+                x = scores[g, seat_of_slot[j - players]] * unit
+            else:
+                x = np.int64(np.rint(values[j - 2 * players, g] * unit))
+            out[g, j] = x
+            s[j] += x
+            s2[j] += x * x
+            if paired:
+                y = x - base[g, j]
+                d[j] += y
+                d2[j] += y * y
+
+
+class ExactSums:
+    """Running sums of per-game values in whole units (sim/core/measures.py), per quantity, as
+    Python integers: exact and unbounded, so a total never depends on the order or the chunking
+    of the games, nor overflows."""
+
+    def __init__(self, columns: int, unit: int = WIN_UNIT):
+        self.unit, self.n = unit, 0
+        self.s = [0] * columns
+        self.s2 = [0] * columns
+
+    def add(self, rows: np.ndarray, base: np.ndarray | None = None,
+            diff: "ExactSums | None" = None) -> None:
+        """Add a block of games: rows[game, quantity] in units (int64); with `base` (the same
+        games of another arm) also add rows - base to `diff`."""
+        n = rows.shape[0]
+        if n == 0:
+            return
+        self._merge(n, *_python_sums(rows))
+        if base is not None:
+            diff._merge(n, *_python_sums(rows - base))
+
+    def record(self, scores, shares, seat_of_slot, values, base=None, diff=None, out=None) -> np.ndarray:
+        """Record a block of games (see `_record_block`) and add it; returns its units, games x
+        quantities, in `out` if given (a buffer used again and again costs no fresh pages).
+        Values too large for int64 squares go through `add` instead."""
+        n, players = scores.shape
+        k = len(self.s)
+        out = np.empty((n, k), np.int64) if out is None else out[:n]
+        limit = 1 << 20          # squares of values under 2**20 units, summed over under 2**20
+        if (n < limit and np.abs(scores).max(initial=0) * self.unit < limit
+                and np.abs(values).max(initial=0) * self.unit < limit):
+            sums = [np.zeros(k, np.int64) for _ in range(4)]
+            _record_block(scores, shares, np.asarray(seat_of_slot, np.int64), values, self.unit,
+                          base if base is not None else out[:1], base is not None, out, *sums)
+            s, s2, d, d2 = (a.tolist() for a in sums)
+            self._merge(n, s, s2)
+            if base is not None:
+                diff._merge(n, d, d2)
+            return out
+        out[:, :players] = np.rint(shares[:, seat_of_slot] * self.unit)
+        out[:, players:2 * players] = scores[:, seat_of_slot] * self.unit
+        out[:, 2 * players:] = np.rint(values.T * self.unit)
+        self.add(out, base, diff)
+        return out
+
+    def _merge(self, n: int, s, s2) -> None:
+        self.n += n
+        self.s = [a + int(b) for a, b in zip(self.s, s)]
+        self.s2 = [a + int(b) for a, b in zip(self.s2, s2)]
+
+    def merge(self, other: "ExactSums") -> None:
+        self._merge(other.n, other.s, other.s2)
+
+    def totals(self) -> tuple[np.ndarray, np.ndarray]:
+        """The sums and sums of squares in the values' own scale (floats)."""
+        u = self.unit
+        return (np.array([s / u for s in self.s], float), np.array([s / (u * u) for s in self.s2], float))
+
+    def mean_se(self) -> tuple[np.ndarray, np.ndarray]:
+        total, total_sq = self.totals()
+        return mean_se(total, total_sq, self.n)
+
+
+def _python_sums(rows: np.ndarray) -> tuple[list[int], list[int]]:
+    """Per column, the sum and the sum of squares with Python integers (exact at any size)."""
+    cols = rows.T.tolist()
+    return [sum(c) for c in cols], [sum(x * x for x in c) for c in cols]
