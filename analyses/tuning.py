@@ -48,7 +48,7 @@ def run(game, out_dir: Path, quick: bool = False, seed: int | None = None) -> Se
         lineup = [s.strategy] + [s.against[i % len(s.against)] for i in range(p - 1)]
         df = compare(game.name, resolve_rules(game.name, s.preset), lineup, [f"seat0={tuned_label}"],
                      players=p, games=budget["confirm_games"], seed=seed,
-            first_game=budget["games"], progress=False)
+                     first_game=budget["games"], progress=False)
         r = df[(df.measure == "win_share") & (df.slot == 0)].iloc[0]
         rows.append({"players": p, "default": r.base, "default_se": r.base_se, "tuned": r.value,
                      "tuned_se": r.value_se, "diff": r.difference, "diff_se": r.difference_se,

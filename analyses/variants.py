@@ -93,13 +93,13 @@ def sweeps(game, quick: bool, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
     study = game.studies[SUFFIX]
     n = study.quick_games if quick else study.games
     curves, best = [], []
-    seen = {}
+    seen = set()
     for v in study.variants:
         for p in v.players:
-            if (v.base, p) not in seen:
-                seen[v.base, p] = True
-                best_rows(curves, best, game, study, base_of(game, study, v.base, p), n, seed)
             base = base_of(game, study, v.base, p)
+            if (v.base, p) not in seen:
+                seen.add((v.base, p))
+                best_rows(curves, best, game, study, base, n, seed)
             best_rows(curves, best, game, study,
                       C.variant(game.name, base, "; ".join(v.changes), v.label), n, seed)
     return pd.concat(curves, ignore_index=True), pd.DataFrame(best)

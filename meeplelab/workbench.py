@@ -76,7 +76,7 @@ def _finish(interrupted: bool, what: str) -> None:
               help="Deals (the most, with --until-ci); with seats rotated each is played once "
                    "per seating.")
 @click.option("--until-ci", type=float, default=None, metavar="W",
-              help="Play on, chunk by chunk, until the 95%% half-width of the main difference is "
+              help="Play on, chunk by chunk, until the 95% half-width of the main difference is "
                    "below W for every variant (or -n is reached).")
 @click.option("--main", "main_measure", metavar="MEASURE", default=None,
               help="The main difference for --until-ci: win_share:SEAT, mean_score:SEAT or a "

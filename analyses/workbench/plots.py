@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 
 import matplotlib.pyplot as plt
+from matplotlib.ticker import MaxNLocator
 import numpy as np
 import pandas as pd
 
@@ -150,6 +151,7 @@ def tune_figure(history: pd.DataFrame, path, title: str) -> None:
                 fmt="o", ms=3, capsize=2, alpha=0.7, label="trial (95%)")
     ax.step(history.trial, history.best_so_far, where="post", color="black", label="best so far")
     ax.set_xlabel("trial")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel(history.attrs.get("objective", "objective"))
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8)

@@ -248,7 +248,7 @@ def _duration(seconds: float) -> str:
 
 
 def format_best(best: dict) -> str:
-    text = (f"best: {best['label']} ({best['objective']} {best['value']:.4f} ± {best['se']:.4f}, "
+    text = (f"best: {best['label']} ({best['objective']} {best['value']:.4f} ± {best['se']:.4f} SE, "
             f"goal {best['goal']})")
     if "runner_up" in best:
         text += (f"; against the runner-up {best['runner_up']} ({best['runner_up_value']:.4f}): "

@@ -209,7 +209,7 @@ def format_result(history: pd.DataFrame) -> str:
     c = confirmed(history)
     if c is not None:
         lines.append(f"confirmation on {c['games']:,} fresh games, paired: default {c['default']:.4f} "
-                     f"± {c['default_se']:.4f}, tuned {c['tuned']:.4f} ± {c['tuned_se']:.4f}, "
+                     f"± {c['default_se']:.4f} SE, tuned {c['tuned']:.4f} ± {c['tuned_se']:.4f} SE, "
                      f"tuned - default {c['diff']:+.4f} [{c['ci_low']:+.4f}, {c['ci_high']:+.4f}] "
                      f"(95%): " + ("the tuned parameters are better" if c["better"] else
                                    "not shown better than the defaults"))
