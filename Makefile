@@ -21,8 +21,9 @@ install: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -p no:cacheprovider -n $(TEST_WORKERS) --dist loadgroup
 
+# `make report SCHEDULER=tcp://host:8786`: on a Dask cluster, the same numbers
 report: $(STAMP)
-	$(BIN)/meeplelab report
+	$(BIN)/meeplelab report $(if $(SCHEDULER),--scheduler $(SCHEDULER))
 
 report-quick: $(STAMP)
 	$(BIN)/meeplelab report --quick --output-dir build/report-quick
@@ -31,9 +32,10 @@ report-quick: $(STAMP)
 playthroughs: $(STAMP)
 	MEEPLELAB_REGENERATE_PLAYTHROUGHS=1 $(BIN)/python -m pytest -q -p no:cacheprovider tests/test_playthroughs.py
 
-# every game that declares a benchmark (sim/<game>/game.py)
+# every game that declares a benchmark (sim/<game>/game.py), then the Dask backend against local
 bench: $(STAMP)
 	$(BIN)/meeplelab bench
+	$(BIN)/meeplelab bench --dask 2
 
 clean:
 	rm -rf build .pytest_cache .hypothesis

@@ -236,3 +236,50 @@ def run(game: str, games: int | None = None, reference_games: int | None = None,
         yield "\nsearch strategies, time per decision (1 thread, every call of the kernel timed)"
         for setup in searches:
             yield _decision_line(game, setup, search_games or setup.games)
+
+
+def dask_lines(game: str, workers: int, repeat: int, games: int | None = None):
+    """The headline's games on a local Dask cluster of `workers` processes of one thread,
+    against the local backend on `workers` threads (best of `repeat`, interleaved), the numbers
+    compared; and Dask's cost per task, from one-game tasks."""
+    from sim.core import backends
+    from sim.core.dask_backend import DaskBackend, local_cluster
+    g = game_registry.get(game)
+    setup = g.bench[0]
+    n = games or g.dask_bench_games
+    rules = resolve_rules(game, setup.preset)
+    specs = list(setup.strategies)
+    yield f"{game}: {', '.join(specs)}; {n:,} games, best of {repeat}, interleaved"
+    with local_cluster(workers, cores=workers) as cluster:
+        backend = DaskBackend.connect(cluster.scheduler_address)
+        try:
+            play(game, rules, specs, games=1000, seed=1, threads=workers, progress=False)
+            with backends.using(backend):       # every worker loads its engine before timing
+                play(game, rules, specs, games=4 * workers * (1 << 16), seed=1, progress=False)
+            best = {"local": float("inf"), "dask": float("inf")}
+            tables, info = {}, None
+            for _ in range(repeat):
+                for where, b in (("local", None), ("dask", backend)):
+                    with backends.using(b):
+                        start = time.perf_counter()
+                        result = play(game, rules, specs, games=n, seed=1, threads=workers,
+                                      progress=False)
+                        best[where] = min(best[where], time.perf_counter() - start)
+                    tables[where] = result.table()
+                    info = result.info if where == "dask" else info
+            tasks = 400
+            with backends.using(backend):
+                start = time.perf_counter()
+                play(game, rules, specs, games=tasks, seed=1, chunk=1, progress=False)
+                per_task = (time.perf_counter() - start) * workers / tasks
+        finally:
+            backend.close()
+    same = "identical" if tables["local"].equals(tables["dask"]) else "DIFFERENT"
+    chunks = -(-n // info.chunk)
+    yield (f"local backend, {workers} threads:           {n / best['local']:>12,.0f} games/s   "
+           f"({best['local']:.2f} s)")
+    yield (f"dask, {workers} workers x 1 thread:           {n / best['dask']:>12,.0f} games/s   "
+           f"({best['dask']:.2f} s; {best['local'] / best['dask']:.2f}x local; {chunks} chunks of "
+           f"{info.chunk:,}; numbers {same})")
+    yield (f"dask cost per task:                   {per_task * 1e3:>12.1f} ms      "
+           f"(one-game tasks, {workers} workers: scheduling, transfer, pickling)")

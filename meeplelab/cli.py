@@ -69,6 +69,31 @@ def _load_plugins(plugins) -> None:
             click.echo(f"warning: {e}; its strategies are unavailable", err=True)
 
 
+def backend_options(fn):
+    """--backend and --scheduler: the block runs its chunks on the backend they name
+    (sim/core/backends.py), connected before anything is played and closed after."""
+    @functools.wraps(fn)
+    def wrapper(*args, backend, scheduler, **kwargs):
+        from sim.core import backends
+        try:
+            chosen = backends.connect(backend, scheduler)
+        except UsageError as e:
+            raise CliError(str(e)) from None
+        try:
+            with backends.using(chosen):
+                return fn(*args, **kwargs)
+        finally:
+            if chosen is not None:
+                chosen.close()
+    wrapper = click.option(
+        "--scheduler", metavar="ADDRESS", envvar="MEEPLELAB_SCHEDULER", show_envvar=True,
+        help="The Dask scheduler's address (tcp://host:8786); implies --backend dask.")(wrapper)
+    return click.option(
+        "--backend", type=click.Choice(["auto", "local", "dask"]), default="auto", show_default=True,
+        help="Where the games are played: here (local) or on a Dask cluster (dask: the same "
+             "numbers, see `meeplelab cluster --help`); auto: dask when a scheduler is named.")(wrapper)
+
+
 def rules_options(fn):
     fn = click.option("--set", "assignments", multiple=True, metavar="KEY=VALUE",
                       help="Override one rule parameter (repeatable), e.g. --set rounds=4.")(fn)
@@ -235,8 +260,10 @@ def _data_files(rules_set) -> dict:
 
 def _headline(game, rules_set, preset, players, games_played, engine, info) -> str:
     rate = games_played / info.elapsed if info.elapsed > 0 else float("inf")
+    where = (f"{info.threads} threads" if info.backend == "local" else
+             f"{info.workers} Dask workers ({info.threads} threads), chunks of {info.chunk:,}")
     return (f"{game}: {players} players, {games_played:,} games, seed {{seed}}, rules "
-            f"{_rules_label(rules_set, preset)}; {engine} engine, {info.threads} threads, "
+            f"{_rules_label(rules_set, preset)}; {engine} engine, {where}, "
             f"{info.elapsed:.2f} s ({rate:,.0f} games/s)")
 
 
@@ -295,6 +322,7 @@ def _maybe_atomic(path):
               help="Also write one row per game to <output stem>-games.csv (needs -o).")
 @click.option("--chunk", type=click.IntRange(1), default=None,
               help="Games per batch (granularity of progress and of Ctrl-C).")
+@backend_options
 @friendly
 def run(game, players, strategies, games, seed, threads, plugins, engine, compile_plugins, progress,
         preset, rules_file, assignments, output_file, per_game, chunk):
@@ -363,7 +391,7 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, compil
             players=players, **({"teams": [list(t) for t in teams]} if teams else {}),
             strategies=[{"seat": i, "label": b.label, **b.describe()} for i, b in enumerate(bound)],
             seed=seed, games=info.games, games_requested=info.requested, threads=info.threads,
-            engine=result.engine, elapsed_seconds=round(info.elapsed, 3),
+            chunk=info.chunk, engine=result.engine, elapsed_seconds=round(info.elapsed, 3),
             interrupted=info.interrupted, per_game_file=str(games_path) if games_path else None))
         extra = f" and {games_path}" if games_path else ""
         click.echo(f"wrote {output_path} and {out.sidecar_path(output_path)}{extra}", err=True)
@@ -379,6 +407,7 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, compil
 @click.option("-o", "--output", "output_file", type=click.Path(dir_okay=False), metavar="FILE.csv",
               help="Write the per-strategy table to FILE.csv, head-to-head to FILE-head-to-head.csv, "
                    "provenance to FILE.json.")
+@backend_options
 @friendly
 def tournament(game, players, strategies, games, seed, threads, plugins, engine, compile_plugins,
                progress, preset, rules_file, assignments, output_file):
@@ -435,6 +464,7 @@ def tournament(game, players, strategies, games, seed, threads, plugins, engine,
             strategies=[{"label": b.label, **b.describe()} for b in bound],
             seed=seed, deals=games, games=played, rotations=len(bound),
             threads=res.infos[0].threads if res.infos else None,
+            chunk=res.infos[0].chunk if res.infos else None,
             elapsed_seconds=round(elapsed, 3), interrupted=res.interrupted,
             head_to_head_file=str(h2h_path)))
         click.echo(f"wrote {output_path}, {h2h_path} and {out.sidecar_path(output_path)}", err=True)
@@ -451,6 +481,7 @@ def tournament(game, players, strategies, games, seed, threads, plugins, engine,
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=None,
               help="Seed (default: the analysis's own, as in the report).")
 @click.option("--threads", type=int, default=None, help="Compiled threads (default: all cores).")
+@backend_options
 @friendly
 def analyse(name, quick, output_dir, seed, threads):
     """Run one analysis (CSV + PNG into --output-dir; see `meeplelab analyses`).
@@ -474,6 +505,7 @@ def analyse(name, quick, output_dir, seed, threads):
 @click.option("--output-dir", type=click.Path(file_okay=False), default="reports", show_default=True)
 @click.option("--only", multiple=True, metavar="NAME", help="Run only these analyses (repeatable).")
 @click.option("--threads", type=int, default=None, help="Compiled threads (default: all cores).")
+@backend_options
 @friendly
 def report(quick, output_dir, only, threads):
     """Regenerate every analysis into --output-dir, with README.md as the index.
@@ -748,8 +780,12 @@ def pyramids_deck(seed, n_cards, two_stone_share, glyph_share, same_colour_share
 @click.option("--search-games", type=click.IntRange(0, 10_000), default=None,
               help="Games in which each search strategy's decisions are timed (default: per "
                    "configuration, e.g. 6; 0: skip).")
+@click.option("--dask", "dask_workers", type=click.IntRange(1, 64), default=None, metavar="WORKERS",
+              help="Instead: the Dask backend on a local cluster of WORKERS processes of one "
+                   "thread against the local backend on WORKERS threads, for every game that "
+                   "declares it (Diamant 1e7 games, Schotten Totten 1e6; -n overrides).")
 @friendly
-def bench(game, games, reference_games, repeat, search_games):
+def bench(game, games, reference_games, repeat, search_games, dask_workers):
     """Benchmark GAME (default: every game): games/s of the fast engine and of the reference
     engine, and their ratio.
 
@@ -765,8 +801,16 @@ def bench(game, games, reference_games, repeat, search_games):
       meeplelab bench
       meeplelab bench diamant
       meeplelab bench schotten-totten --repeat 1
+      meeplelab bench --dask 2
     """
     from meeplelab import bench as bench_module
+    if dask_workers is not None:
+        names = [game] if game else [g.name for g in game_registry.all_games() if g.dask_bench_games]
+        click.echo(f"Dask backend against local, {dask_workers} cores' worth each")
+        for name in names:
+            for line in bench_module.dask_lines(name, dask_workers, repeat, games):
+                click.echo(line)
+        return
     names = [game] if game else [g.name for g in game_registry.all_games() if g.bench]
     for k, name in enumerate(names):
         if k:
@@ -776,8 +820,8 @@ def bench(game, games, reference_games, repeat, search_games):
             click.echo(line)
 
 
-# compare, sweep and tune (the designers' workbench), on this group
-from . import workbench  # noqa: E402,F401
+# compare, sweep and tune (the designers' workbench) and `cluster`, on this group
+from . import cluster, workbench  # noqa: E402,F401
 
 if __name__ == "__main__":
     main()

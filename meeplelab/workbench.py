@@ -9,7 +9,8 @@ import click
 from sim import games as game_registry
 from sim.core import output as out
 
-from .cli import CONTEXT, GameCount, _data_files, _load_plugins, _rules_label, friendly, main, rules_options
+from .cli import (CONTEXT, GameCount, _data_files, _load_plugins, _rules_label, backend_options,
+                  friendly, main, rules_options)
 
 
 def base_options(fn):
@@ -86,6 +87,7 @@ def _finish(interrupted: bool, what: str) -> None:
               help="Rotate the lineup over the seats (default: when a variant changes a strategy).")
 @click.option("--chunk", type=click.IntRange(1), default=None, help="Deals per chunk.")
 @base_options
+@backend_options
 @friendly
 def compare(game, strategies, variants, games, until_ci, main_measure, rotate, chunk, players,
             seed, threads, plugins, engine, progress, output_file, preset, rules_file, assignments):
@@ -162,6 +164,7 @@ def compare(game, strategies, variants, games, until_ci, main_measure, rotate, c
               help="Rotate the lineup over the seats (default: when a seat's strategy is swept).")
 @click.option("--chunk", type=click.IntRange(1), default=None, help="Deals per chunk.")
 @base_options
+@backend_options
 @friendly
 def sweep(game, strategies, grid, games, objective, goal, rotate, chunk, players, seed, threads,
           plugins, engine, progress, output_file, preset, rules_file, assignments):
@@ -243,6 +246,7 @@ def sweep(game, strategies, grid, games, objective, goal, rotate, chunk, players
 @click.option("--rotate/--no-rotate", default=None,
               help="Rotate the lineup over the seats (default: with opponents).")
 @base_options
+@backend_options
 @friendly
 def tune(game, strategy, params, against, trials, games, confirm_games, objective, rotate,
          players, seed, threads, plugins, engine, progress, output_file, preset, rules_file,

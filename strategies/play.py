@@ -24,6 +24,7 @@ from sim.core.errors import UsageError
 from sim.core.runner import RunInfo, run_chunks
 from sim.core.stats import SeatTotals
 
+from .jobs import Job, LineupData
 from .registry import Bound, StrategyWarning, lineup as make_lineup
 
 REFERENCE_CHUNK = 512
@@ -210,18 +211,59 @@ def _failure(game: str, lineup: list[Bound], seed: int, e: StrategyError) -> Str
         f"same rules and --plugin files) shows it decision by decision.")
 
 
+class GamesJob(Job):
+    """The chunk job of `play` (strategies/jobs.py): per chunk, the seat totals, the team
+    totals in team play, and the Batch when the caller looks at every game (keep "games": all
+    of it, "results": scores and shares only, "": not at all)."""
+
+    def __init__(self, game: str, rules, lineup: list[Bound], seed: int, engine: str,
+                 compiled_in: inl.Inlined, keep: str):
+        play_batch, used = batch_player(game, rules, lineup, seed, engine, compiled_in)
+        self.engine = used
+        teams = rules.team_seats(len(lineup))
+        self._local = (play_batch, len(lineup), teams, keep)
+        self._data = lambda: dict(lineup=LineupData.of(game, rules, lineup), seed=seed,
+                                  engine=used, compile=bool(compiled_in), keep=keep)
+
+    def build(self, data):
+        rules, bound = data["lineup"].bind()
+        game = data["lineup"].game
+        compiled_in = plugins_to_compile(game, bound, 0, "always" if data["compile"] else "never")
+        play_batch, _ = batch_player(game, rules, bound, data["seed"], data["engine"], compiled_in)
+        return play_batch, len(bound), rules.team_seats(len(bound)), data["keep"]
+
+    def __call__(self, first: int, n: int):
+        play_batch, players, teams, keep = self.built()
+        batch = play_batch(first, n)
+        totals = SeatTotals(players)
+        totals.add(batch.scores, batch.shares)
+        team_totals = None
+        if teams:
+            team_totals = SeatTotals(len(teams))
+            team_totals.add(*team_results(batch.scores, batch.shares, teams))
+        if keep == "results":
+            batch = Batch(batch.first_game, batch.scores, batch.shares, {})
+        return totals, team_totals, batch if keep else None
+
+
 def play(game: str, rules, lineup, *, games: int, seed: int = 0, first_game: int = 0,
          threads: int | None = None, chunk: int | None = None, progress: bool | None = None,
          engine: str = "auto", on_batch: Callable[[Batch], None] | None = None,
-         partial: bool = True, compile_plugins: str = "auto") -> Result:
+         partial: bool = True, compile_plugins: str = "auto", batch_extras: bool = True) -> Result:
     """Play `games` seeded games; `lineup` is a list of Bound or of strategy specs.
 
     On Ctrl-C the games that finished are returned (`result.info.interrupted`), or, with
     partial=False (analyses, which need every game), KeyboardInterrupt propagates.
-    `compile_plugins` (auto, always, never): see `plugins_to_compile`; the games are the same."""
+    `compile_plugins` (auto, always, never): see `plugins_to_compile`; the games are the same.
+    batch_extras=False: the batches given to on_batch hold scores and shares only (less for
+    a Dask worker to send back)."""
     lineup = _bound(game, lineup)
     compiled_in = plugins_to_compile(game, lineup, games, compile_plugins)
-    play_batch, used = batch_player(game, rules, lineup, seed, engine, compiled_in)
+    g = game_registry.get(game)
+    _check_players(g, rules, len(lineup))
+    used = choose_engine(lineup, engine)
+    keep = ("games" if batch_extras else "results") if on_batch is not None else ""
+    job = GamesJob(game, rules, lineup, seed, used, compiled_in, keep)
     if (used == "fast" and compiled_in and not inl.compiled_before(game, compiled_in)
             and progress is not False):
         names = ", ".join(dict.fromkeys(b.strategy.name for b in lineup
@@ -232,16 +274,17 @@ def play(game: str, rules, lineup, *, games: int, seed: int = 0, first_game: int
     teams = rules.team_seats(len(lineup))
     team_totals = SeatTotals(len(teams)) if teams else None
 
-    def collect(batch: Batch) -> None:
-        totals.add(batch.scores, batch.shares)
+    def collect(chunk_result) -> None:
+        seat_totals, chunk_team_totals, batch = chunk_result
+        totals.merge(seat_totals)
         if teams:
-            team_totals.add(*team_results(batch.scores, batch.shares, teams))
+            team_totals.merge(chunk_team_totals)
         if on_batch is not None:
             on_batch(batch)
 
     if chunk is None and used == "reference":
         chunk = REFERENCE_CHUNK
-    info = run_chunks(play_batch, games, collect, first_game=first_game, chunk=chunk,
+    info = run_chunks(job, games, collect, first_game=first_game, chunk=chunk,
                       threads=threads, progress=progress, desc=f"{game} ({used} engine)")
     if info.interrupted and not partial:
         raise KeyboardInterrupt

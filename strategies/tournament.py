@@ -111,7 +111,7 @@ def tournament(game: str, rules, specs: list, players: int, *, deals: int, seed:
         out = play(game, rules, [strategies[i] for i in seat_strategy], games=deals, seed=seed,
                    threads=threads, progress=progress, engine=engine,
                    on_batch=lambda batch, idx=seat_strategy: _collect(res, batch, idx), chunk=chunk,
-                   compile_plugins=compile_plugins)
+                   compile_plugins=compile_plugins, batch_extras=False)
         res.infos.append(out.info)
         if out.info.interrupted:
             break

@@ -23,6 +23,7 @@ from sim.core.batch import Batch
 from sim.core.measures import UNIT
 from sim.core.runner import RunInfo, run_chunks
 from sim.core.stats import ExactSums
+from strategies.jobs import Job, LineupData
 from strategies.play import REFERENCE_CHUNK, batch_player, plugins_to_compile
 
 from .changes import Setup
@@ -124,6 +125,83 @@ class ArmsRun:
         raise KeyError(key)
 
 
+class ArmsJob(Job):
+    """The chunk job of `play_arms` (strategies/jobs.py): one chunk of deals on every arm and
+    rotation, and the sums to add (nothing is added by the job, so that an interrupted chunk
+    counts not at all)."""
+
+    def __init__(self, game: str, setups: list[Setup], *, rotations: int, seed: int, engine: str,
+                 compile_plugins: str, games: int, paired: bool, keep_col: int | None,
+                 quantities: int):
+        players = setups[0].players
+        players_of, engines, compiled = [], [], []
+        for s in setups:
+            row, used_row, compiled_row = [], [], []
+            for r in range(rotations):
+                lineup = [s.lineup[(j + r) % players] for j in range(players)]
+                compiled_in = plugins_to_compile(game, lineup, games, compile_plugins)
+                bp, used = batch_player(game, s.rules, lineup, seed, engine, compiled_in)
+                row.append(bp)
+                used_row.append(used)
+                compiled_row.append(bool(compiled_in))
+            players_of.append(row)
+            engines.append(used_row)
+            compiled.append(compiled_row)
+        self.engines = tuple(dict.fromkeys(e for row in engines for e in row))
+        shape = dict(game=game, rotations=rotations, paired=paired, keep_col=keep_col,
+                     quantities=quantities)
+        self._local = self._parts(shape, [s.rules for s in setups], players_of)
+        self._data = lambda: dict(shape, seed=seed, engines=engines, compiled=compiled,
+                                  arms=[LineupData.of(game, s.rules, s.lineup) for s in setups])
+
+    @staticmethod
+    def _parts(shape: dict, rules: list, players_of: list) -> dict:
+        recorders = [[Recorder(shape["game"], shape["quantities"]) for _ in range(shape["rotations"])]
+                     for _ in rules]
+        return dict(shape, rules=rules, players_of=players_of, recorders=recorders)
+
+    def build(self, data):
+        game, rotations = data["game"], data["rotations"]
+        rules, players_of = [], []
+        for a, arm in enumerate(data["arms"]):
+            arm_rules, bound = arm.bind()
+            players = len(bound)
+            row = []
+            for r in range(rotations):
+                lineup = [bound[(j + r) % players] for j in range(players)]
+                compiled_in = plugins_to_compile(game, lineup, 0,
+                                                 "always" if data["compiled"][a][r] else "never")
+                row.append(batch_player(game, arm_rules, lineup, data["seed"],
+                                        data["engines"][a][r], compiled_in)[0])
+            rules.append(arm_rules)
+            players_of.append(row)
+        return self._parts(data, rules, players_of)
+
+    def __call__(self, first: int, n: int):
+        p = self.built()
+        arms, k, paired, keep_col = len(p["rules"]), p["quantities"], p["paired"], p["keep_col"]
+        add = [ExactSums(k, UNIT) for _ in range(arms)]
+        add_diff = [ExactSums(k, UNIT) for _ in range(arms)]
+        changed, result = [0] * arms, [0] * arms
+        kept = []
+        for r in range(p["rotations"]):
+            base_batch = base_u = None
+            for a in range(arms):
+                batch = p["players_of"][a][r](first, n)
+                rec = p["recorders"][a][r]
+                if a == 0 or not paired:
+                    u = rec.record(batch, p["rules"][a], r, add[a])
+                    base_batch, base_u = (batch, u) if a == 0 else (base_batch, base_u)
+                else:
+                    u = rec.record(batch, p["rules"][a], r, add[a], base_u, add_diff[a])
+                    anything, res = same_game(batch, base_batch)
+                    changed[a] += int(anything.sum())
+                    result[a] += int(res.sum())
+                if keep_col is not None:
+                    kept.append((a, r, first, u[:, keep_col].copy()))
+        return add, add_diff, changed, result, kept
+
+
 def play_arms(game: str, setups: list[Setup], *, deals: int, seed: int, rotations: int = 1,
               first_game: int = 0, chunk: int | None = None, threads: int | None = None,
               progress: bool | None = None, engine: str = "auto", compile_plugins: str = "auto",
@@ -144,46 +222,12 @@ def play_arms(game: str, setups: list[Setup], *, deals: int, seed: int, rotation
                   [ExactSums(k, UNIT) for _ in setups],
                   [None] + [ExactSums(k, UNIT) if paired else None for _ in setups[1:]],
                   [0] * len(setups), [0] * len(setups))
-    players_of, engines = [], []
-    for s in setups:
-        row = []
-        for r in range(rotations):
-            lineup = [s.lineup[(j + r) % players] for j in range(players)]
-            compiled_in = plugins_to_compile(game, lineup, deals * rotations * len(setups),
-                                             compile_plugins)
-            bp, used = batch_player(game, s.rules, lineup, seed, engine, compiled_in)
-            row.append(bp)
-            engines.append(used)
-        players_of.append(row)
-    run.engines = tuple(dict.fromkeys(engines))
-
-    recorders = [[Recorder(game, k) for _ in range(rotations)] for _ in setups]
-    keep_col = [q.key for q in qs].index(keep) if keep is not None else None
+    job = ArmsJob(game, setups, rotations=rotations, seed=seed, engine=engine,
+                  compile_plugins=compile_plugins, games=deals * rotations * len(setups),
+                  paired=paired, keep_col=[q.key for q in qs].index(keep) if keep is not None else None,
+                  quantities=k)
+    run.engines = job.engines
     pieces = []                     # (arm, rotation, first game, kept units)
-
-    def play_chunk(first: int, n: int):
-        """Play one chunk of deals on every arm and rotation; the sums to add (nothing is added
-        here, so that an interrupted chunk counts not at all)."""
-        add = [ExactSums(k, UNIT) for _ in setups]
-        add_diff = [ExactSums(k, UNIT) for _ in setups]
-        changed, result = [0] * len(setups), [0] * len(setups)
-        kept = []
-        for r in range(rotations):
-            base_batch = base_u = None
-            for a, s in enumerate(setups):
-                batch = players_of[a][r](first, n)
-                rec = recorders[a][r]
-                if a == 0 or not paired:
-                    u = rec.record(batch, s.rules, r, add[a])
-                    base_batch, base_u = (batch, u) if a == 0 else (base_batch, base_u)
-                else:
-                    u = rec.record(batch, s.rules, r, add[a], base_u, add_diff[a])
-                    anything, res = same_game(batch, base_batch)
-                    changed[a] += int(anything.sum())
-                    result[a] += int(res.sum())
-                if keep is not None:
-                    kept.append((a, r, first, u[:, keep_col].copy()))
-        return add, add_diff, changed, result, kept
 
     def commit(chunk_result) -> None:
         add, add_diff, changed, result, kept = chunk_result
@@ -199,7 +243,7 @@ def play_arms(game: str, setups: list[Setup], *, deals: int, seed: int, rotation
         chunk = REFERENCE_CHUNK
     arms = f"{len(setups)} set-up{'s' if len(setups) > 1 else ''}"
     seatings = f" x {rotations} seatings" if rotations > 1 else ""
-    run.info = run_chunks(play_chunk, deals, commit, first_game=first_game, chunk=chunk,
+    run.info = run_chunks(job, deals, commit, first_game=first_game, chunk=chunk,
                           threads=threads, progress=progress, unit="deal",
                           desc=desc or f"{game}: {arms}{seatings}",
                           stop=(lambda: stop(run)) if stop is not None else None)

@@ -139,6 +139,8 @@ class Game:
     search_bench: tuple[SearchBench, ...] = ()
     plugin_bench: PluginBench | None = None
     workbench_bench: WorkbenchBench | None = None
+    # games of the headline on a local Dask cluster against the local backend (`bench --dask`)
+    dask_bench_games: int = 0
     # strategies of the seeded playthroughs (tests/playthroughs/): per preset, "*" for the others
     playthrough_lineups: dict = dataclasses.field(default_factory=dict)
     # engine code of the core `random` strategy in the fast engine (-1: through its pointer)

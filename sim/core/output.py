@@ -87,11 +87,14 @@ def package_version() -> str:
 
 
 def provenance(**fields) -> dict:
-    """Everything needed to reproduce a result, plus the software that produced it."""
+    """Everything needed to reproduce a result, plus the software that produced it and where
+    it ran (the backend: local, or a Dask scheduler's address and workers)."""
     import numba
     import numpy
+    from . import backends
     return {
         "meeplelab_version": package_version(),
+        **backends.record(),
         **fields,
         "command": " ".join([Path(sys.argv[0]).name] + sys.argv[1:]),
         "software": {"python": platform.python_version(), "numpy": numpy.__version__,

@@ -87,6 +87,9 @@ class RuleSet:
     PRESETS: ClassVar[dict[str, dict[str, Any]]] = {}
     PRESET_DOCS: ClassVar[dict[str, str]] = {}
     NOTES: ClassVar[str] = ""        # printed after the parameters by to_toml, as comments
+    # parameters naming a data file the engine reads ("" for the shipped one): a Dask worker
+    # gets the file's contents with the rules, not its path (strategies/jobs.py)
+    DATA_FILES: ClassVar[tuple[str, ...]] = ()
 
     # -------------------------------------------------------------- declarations
     @classmethod

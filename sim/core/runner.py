@@ -18,6 +18,7 @@ from typing import Callable
 import numba
 from tqdm import tqdm
 
+from . import backends
 from .batch import Batch
 from .errors import UsageError
 
@@ -31,6 +32,10 @@ class RunInfo:
     elapsed: float
     threads: int
     interrupted: bool
+    backend: str = "local"
+    workers: int = 1
+    chunk: int = 0          # games per chunk
+    lost: str = ""          # why a run ended early other than Ctrl-C (a lost scheduler)
 
 
 def available_threads() -> int:
@@ -49,7 +54,7 @@ def set_threads(threads: int | None) -> int:
 
 
 @contextlib.contextmanager
-def _sigint_deferred():
+def sigint_deferred():
     """Hold Ctrl-C until the block ends, then raise KeyboardInterrupt.
 
     Without this, Ctrl-C while `on_batch` writes per-game rows or adds totals leaves a chunk
@@ -76,9 +81,16 @@ def run_chunks(play_batch: Callable[[int, int], Batch], n_games: int, on_batch: 
 
     progress: True shows a bar, False hides it, None shows it on a terminal for long runs.
     stop: asked after each chunk; True ends the run there (enough games for a precision).
-    KeyboardInterrupt stops after the current chunk's results are kept; the RunInfo says so."""
+    KeyboardInterrupt stops after the current chunk's results are kept; the RunInfo says so.
+    A portable job (`play_batch.portable`, strategies/jobs.py) runs on the current backend
+    (sim/core/backends.py): there, chunk=None lets the backend size the chunks."""
     if n_games < 1:
         raise UsageError(f"number of games must be at least 1 (got {n_games})")
+    backend = backends.current()
+    if backend is not None and getattr(play_batch, "portable", False):
+        return backend.run_chunks(play_batch, n_games, on_batch, first_game=first_game,
+                                  chunk=chunk, progress=progress, desc=desc, unit=unit,
+                                  stop=stop, info_type=RunInfo)
     chunk = chunk or DEFAULT_CHUNK
     threads = set_threads(threads)
     show = progress if progress is not None else (sys.stderr.isatty() and n_games > chunk)
@@ -93,7 +105,7 @@ def run_chunks(play_batch: Callable[[int, int], Batch], n_games: int, on_batch: 
             except KeyboardInterrupt:
                 interrupted = True
                 break
-            with _sigint_deferred():   # a chunk's results are kept whole or not at all
+            with sigint_deferred():   # a chunk's results are kept whole or not at all
                 on_batch(batch)
                 done += size
             bar.update(size)
@@ -103,4 +115,4 @@ def run_chunks(play_batch: Callable[[int, int], Batch], n_games: int, on_batch: 
         interrupted = True
     finally:
         bar.close()
-    return RunInfo(done, n_games, time.perf_counter() - start, threads, interrupted)
+    return RunInfo(done, n_games, time.perf_counter() - start, threads, interrupted, chunk=chunk)

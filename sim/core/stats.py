@@ -70,11 +70,16 @@ class SeatTotals:
                 setattr(self, name, np.zeros(self.players, np.int64))
 
     def add(self, scores: np.ndarray, shares: np.ndarray) -> None:
-        s = scores.astype(np.int64)
         self.games += scores.shape[0]
-        self.score += s.sum(axis=0)
-        self.score_sq += (s * s).sum(axis=0)
-        self.win_units += win_units(shares).sum(axis=0)
+        _seat_sums(np.asarray(scores, np.int64), np.asarray(shares, np.float64), WIN_UNIT,
+                   self.score, self.score_sq, self.win_units)
+
+    def merge(self, other: "SeatTotals") -> None:
+        """Add another block's totals (exact: integers)."""
+        self.games += other.games
+        self.score += other.score
+        self.score_sq += other.score_sq
+        self.win_units += other.win_units
 
     @property
     def wins(self) -> np.ndarray:
@@ -86,6 +91,18 @@ class SeatTotals:
         win = self.wins / max(self.games, 1)
         low, high = wilson(self.wins, self.games)
         return mean, se, win, low, high
+
+
+@njit(cache=True)
+def _seat_sums(scores, shares, unit, score, score_sq, wins):
+    """Add each seat's scores, squared scores and win units (as `win_units`) in one pass, with
+    no temporary arrays: a chunk-sized temporary costs fresh pages on every chunk."""
+    for g in range(scores.shape[0]):
+        for p in range(scores.shape[1]):
+            x = scores[g, p]
+            score[p] += x
+            score_sq[p] += x * x
+            wins[p] += np.int64(np.rint(shares[g, p] * unit))
 
 
 @njit(cache=True)

@@ -55,6 +55,7 @@ def bench_plugin_hazards(obs, params, rng):
     return O.LEAVE if obs[O.HAZARDS_REVEALED] >= params[0] else O.CONTINUE
 """),
     # 20 points: every k of seat 0's leave-after-hazards from 1 to 20
+    dask_bench_games=10_000_000,
     workbench_bench=WorkbenchBench("hazard_copies=2", ("seat0.k=1..20",), 1_000_000, 500_000),
     # fixed, simple strategies: the records change when the rules change, not a heuristic
     playthrough_lineups={"*": ("leave-after-hazards:k=1", "leave-after-hazards:k=2",

@@ -24,6 +24,7 @@ TILE_NAMES = {HORUS: "Horus", ANUBIS: "Anubis", KHEPRI: "Khepri", SEKHMET: "Sekh
 @dataclasses.dataclass(frozen=True)
 class PyramidsRules(RuleSet):
     GAME = "pyramids"
+    DATA_FILES = ("deck",)
     deck: str = param("", "The deck file (CSV, format in sim/pyramids/deck.py); empty: the shipped deck "
                       "data/deck-reconstructed.csv, a RECONSTRUCTION (the real card list is not public).")
     first_player: str = param("seat0", "Who holds the First Player token in round 1: seat 0 "

@@ -73,6 +73,7 @@ GAME = Game(
            BenchSetup("tactics", ("random", "random"), 1_000_000, 500),
            BenchSetup("base", ("greedy", "greedy"), 20_000, 100),
            BenchSetup("tactics", ("greedy", "greedy"), 20_000, 100)),
+    dask_bench_games=1_000_000,
     search_bench=(SearchBench("base", "flat-mc:sims=100", "greedy", 6),
                   SearchBench("base", "ismcts", "greedy", 6)),
     playthrough_lineups={"*": ("random", "random")},
