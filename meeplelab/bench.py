@@ -272,6 +272,9 @@ def dask_lines(game: str, workers: int, repeat: int, games: int | None = None):
                 start = time.perf_counter()
                 play(game, rules, specs, games=tasks, seed=1, chunk=1, progress=False)
                 per_task = (time.perf_counter() - start) * workers / tasks
+            start = time.perf_counter()       # the scheduler's rate: no-op tasks, all at once
+            backend.client.gather(backend.client.map(abs, range(-5000, 0), pure=False))
+            task_rate = 5000 / (time.perf_counter() - start)
         finally:
             backend.close()
     same = "identical" if tables["local"].equals(tables["dask"]) else "DIFFERENT"
@@ -282,4 +285,6 @@ def dask_lines(game: str, workers: int, repeat: int, games: int | None = None):
            f"({best['dask']:.2f} s; {best['local'] / best['dask']:.2f}x local; {chunks} chunks of "
            f"{info.chunk:,}; numbers {same})")
     yield (f"dask cost per task:                   {per_task * 1e3:>12.1f} ms      "
-           f"(one-game tasks, {workers} workers: scheduling, transfer, pickling)")
+           f"(one-game chunks, {workers} workers: scheduling, transfer, pickling, one game)")
+    yield (f"scheduler task rate:                  {task_rate:>12,.0f} tasks/s "
+           f"(5,000 no-op tasks submitted at once)")

@@ -132,6 +132,16 @@ def play_options(fn):
     return rules_options(fn)
 
 
+def _terminate(signum, frame):
+    """SIGTERM as Ctrl-C, through SIGINT's current handler (which may hold it until a chunk is
+    kept whole), even where SIGINT is ignored, as in a shell's background job."""
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler):
+        handler(signal.SIGINT, frame)
+    else:
+        raise KeyboardInterrupt
+
+
 @click.group(context_settings=CONTEXT)
 @click.version_option(out.package_version(), prog_name="meeplelab")
 def main():
@@ -147,7 +157,7 @@ def main():
     warnings.showwarning = _show_warning
     # `kill` (SIGTERM) stops a run like Ctrl-C: what finished is kept and written
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, lambda signum, frame: signal.raise_signal(signal.SIGINT))
+        signal.signal(signal.SIGTERM, _terminate)
 
 
 # ------------------------------------------------------------------ listings

@@ -22,7 +22,7 @@ def cluster():
     Examples:
       meeplelab cluster local --workers 2
       dask scheduler                                  # on real machines: one scheduler,
-      NUMBA_NUM_THREADS=8 dask worker tcp://10.0.0.5:8786 --nworkers 1 --nthreads 1   # workers
+      dask worker tcp://10.0.0.5:8786 --nworkers 1 --nthreads 1   # and a worker on each machine
       meeplelab sweep diamant -s leave-after-hazards:k=2 --grid seat0.k=1..8 -n 1e7 \\
           --scheduler tcp://10.0.0.5:8786
     """
@@ -50,7 +50,7 @@ def local(workers, port, dashboard):
     with local_cluster(workers, port=port, dashboard=dashboard) as c:
         address = c.scheduler_address
         click.echo(f"Dask scheduler at {address}, {workers} worker processes of 1 thread "
-                   f"({max(1, (os.cpu_count() or 1) // workers)} engine threads each)")
+                   f"(engine threads each: {max(1, (os.cpu_count() or 1) // workers)})")
         click.echo(f"use it with --scheduler {address}, or export MEEPLELAB_SCHEDULER={address}; "
                    f"Ctrl-C stops it")
         try:

@@ -35,6 +35,7 @@ class Carried:
     name: str
     sha256: str
     data: bytes
+    source: str = ""             # the client's path
 
     @classmethod
     def read(cls, path, what: str) -> "Carried":
@@ -42,7 +43,7 @@ class Carried:
             data = Path(path).read_bytes()
         except OSError as e:
             raise UsageError(f"{what} {path}: cannot read it to send it to the workers ({e})") from None
-        return cls(Path(path).name, hashlib.sha256(data).hexdigest(), data)
+        return cls(Path(path).name, hashlib.sha256(data).hexdigest(), data, str(path))
 
     def local_path(self) -> Path:
         """This machine's copy, written once: the same contents keep the same path, so numba's
@@ -87,7 +88,7 @@ class LineupData:
         with _lock:
             for c in self.plugins:
                 if c.sha256 not in _plugins_loaded:
-                    load_plugin_file(c.local_path())
+                    load_plugin_file(c.local_path(), origin=PLUGIN_ORIGIN + c.source)
                     _plugins_loaded.add(c.sha256)
         rules = dataclasses.replace(self.rules, **{n: str(c.local_path()) for n, c in self.files})
         try:

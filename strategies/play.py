@@ -219,7 +219,6 @@ class GamesJob(Job):
     def __init__(self, game: str, rules, lineup: list[Bound], seed: int, engine: str,
                  compiled_in: inl.Inlined, keep: str):
         play_batch, used = batch_player(game, rules, lineup, seed, engine, compiled_in)
-        self.engine = used
         teams = rules.team_seats(len(lineup))
         self._local = (play_batch, len(lineup), teams, keep)
         self._data = lambda: dict(lineup=LineupData.of(game, rules, lineup), seed=seed,

@@ -208,8 +208,10 @@ def _cacheable(fn) -> bool:
 
 
 # ---------------------------------------------------------------- plugins
-def load_plugin_file(path: str | Path) -> list[str]:
-    """Import a plugin file; returns the strategies it registered. Raises UsageError on failure."""
+def load_plugin_file(path: str | Path, origin: str | None = None) -> list[str]:
+    """Import a plugin file; returns the strategies it registered. Raises UsageError on failure.
+    origin: the strategies' origin (default `plugin file PATH`; a Dask worker gives the client's
+    path of the copy it loads, so that messages name the user's file)."""
     path = Path(path)
     if not path.is_file():
         raise UsageError(f"plugin file {path}: no such file")
@@ -217,7 +219,7 @@ def load_plugin_file(path: str | Path) -> list[str]:
     mod_name = f"meeplelab_plugin_{path.stem}"
     spec = importlib.util.spec_from_file_location(mod_name, path)
     module = importlib.util.module_from_spec(spec)
-    _current_origin[0] = f"plugin file {path}"
+    _current_origin[0] = origin or f"plugin file {path}"
     try:
         sys.modules[mod_name] = module
         spec.loader.exec_module(module)

@@ -1,4 +1,5 @@
 """Shared fixtures for the CLI and plugin tests (none is autouse)."""
+import contextlib
 import json
 import os
 import signal
@@ -60,13 +61,24 @@ def cli(tmp_path, monkeypatch, clean_registry):
     return invoke
 
 
-def meeplelab_process(*args, cwd, **kwargs) -> subprocess.Popen:
-    """The installed `meeplelab` script in a real process; SIGINT at its default (a parent
-    started in the background may ignore it, and children would inherit that)."""
+def meeplelab_process(*args, cwd, sigint=signal.SIG_DFL, **kwargs) -> subprocess.Popen:
+    """The installed `meeplelab` script in a real process; SIGINT at its default unless told
+    (a parent started in the background may ignore it, and children would inherit that)."""
     return subprocess.Popen([str(MEEPLELAB), *map(str, args)], cwd=cwd, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, sigint),
                             env={**os.environ, "PYTHONPATH": str(ROOT)}, **kwargs)
+
+
+@contextlib.contextmanager
+def reaped(proc: subprocess.Popen):
+    """The process, killed and waited for on the way out if a test failed before it ended."""
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
 
 
 def read_json(path) -> dict:

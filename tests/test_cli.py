@@ -1,7 +1,6 @@
 """The `meeplelab` command line: outputs, provenance, reproducibility, and bad input -> exit 2."""
 import csv
 import signal
-import subprocess
 import time
 import tomllib
 from pathlib import Path
@@ -15,7 +14,7 @@ from sim.core.runner import available_threads
 from sim.diamant.rules import DiamantRules
 from strategies.registry import parse_spec
 
-from conftest import meeplelab_process, read_json
+from conftest import meeplelab_process, read_json, reaped
 
 pytestmark = pytest.mark.usefixtures("clean_registry")
 
@@ -452,10 +451,20 @@ def test_exit_code_2_end_to_end(tmp_path):
     assert proc.returncode == 2 and "expected an integer" in err and "Traceback" not in err
 
 
+def test_kill_stops_a_background_run_like_ctrl_c(tmp_path):
+    """SIGTERM keeps the finished games even where SIGINT is ignored (a shell's background job)."""
+    with reaped(meeplelab_process("run", "diamant", "-s", "always-continue", "-n", "1e9", "--chunk",
+                                  20000, "-o", "out.csv", cwd=tmp_path, sigint=signal.SIG_IGN)) as proc:
+        time.sleep(3)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "kept the" in err and read_json(tmp_path / "out.json")["interrupted"] is True
+
+
 def test_ctrl_c_keeps_the_finished_games_and_says_so(tmp_path):
-    proc = meeplelab_process("run", "diamant", "-s", "always-continue", "-n", "1e9", "--chunk", 20000,
-                             "-o", "out.csv", "--per-game", cwd=tmp_path)
-    try:
+    with reaped(meeplelab_process("run", "diamant", "-s", "always-continue", "-n", "1e9", "--chunk",
+                                  20000, "-o", "out.csv", "--per-game", cwd=tmp_path)) as proc:
         # wait until at least one chunk is in the per-game temporary file, then a little more
         deadline = time.monotonic() + 60
         while not any(p.name.startswith(".out-games.csv.") and p.stat().st_size > 0
@@ -466,10 +475,6 @@ def test_ctrl_c_keeps_the_finished_games_and_says_so(tmp_path):
         time.sleep(0.5)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.communicate()
     assert proc.returncode == 130, err
     assert "interrupted" in err and "kept the" in err
     assert files_in(tmp_path) == ["out-games.csv", "out.csv", "out.json"]   # no temporaries

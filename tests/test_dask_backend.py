@@ -126,6 +126,22 @@ def test_a_plugin_file_travels_by_content(dask, tmp_path, clean_registry):
     pd.testing.assert_frame_equal(remote.table(), local.table(), check_exact=True)
 
 
+def test_a_failing_strategy_on_a_worker_is_reported_as_locally(dask, tmp_path, clean_registry):
+    from strategies.play import StrategyFailure
+    from strategies.registry import load_plugin_file
+    path = tmp_path / "illegal_plugin.py"
+    path.write_text(PLUGIN.replace("leave-at-hazards-seen", "always-seven")
+                    .replace("return O.LEAVE if obs[O.HAZARDS_REVEALED] >= params[0] else O.CONTINUE",
+                             "return 7"))
+    load_plugin_file(path)
+    rules = resolve_rules("diamant")
+    with pytest.raises(StrategyFailure, match="strategy 'always-seven:h=2' .* failed") as remote:
+        play("diamant", rules, ["always-seven"] * 4, games=1_000, seed=1)
+    with backends.using(None), pytest.raises(StrategyFailure) as local:
+        play("diamant", rules, ["always-seven"] * 4, games=1_000, seed=1)
+    assert str(remote.value) == str(local.value)          # naming the user's file, not the copy
+
+
 def test_a_killed_worker_changes_nothing(dask):
     rules = resolve_rules("schotten-totten")
     with backends.using(None):
@@ -225,3 +241,25 @@ def test_the_cli_records_the_backend(cli, cluster, tmp_path):
     r = cli("run", "diamant", "-s", "random", "-n", "20000", "--seed", "2", "-o", "l.csv")
     assert (tmp_path / "d.csv").read_bytes() == (tmp_path / "l.csv").read_bytes()
     assert json.loads((tmp_path / "l.json").read_text())["backend"] == "local"
+
+
+class _Scheduler:
+    """What chunk_for asks of a client: the workers' Dask threads."""
+
+    def __init__(self, workers):
+        self.workers = workers
+
+    def scheduler_info(self):
+        return {"workers": {f"w{i}": {"nthreads": 1} for i in range(self.workers)}}
+
+
+@pytest.mark.parametrize("workers, engine_threads, games, chunk", [
+    (2, 1, 10**7, 1 << 20),        # four chunks a worker, at most 2**20 a thread
+    (2, 1, 10**6, 1 << 16),        # never below the local chunk
+    (100, 2, 10**10, 1 << 21),     # the limit: 2**20 a thread
+    (100, 32, 10**10, 1 << 24),    # big machines: long tasks, four a worker
+])
+def test_the_chunk_size_rule(workers, engine_threads, games, chunk):
+    backend = DaskBackend(_Scheduler(workers), "tcp://nowhere:8786")
+    backend.identities = {f"w{i}": {"numba_threads": engine_threads} for i in range(workers)}
+    assert backend.chunk_for(games) == chunk

@@ -25,8 +25,9 @@ from .errors import UsageError
 
 PACKAGES = ("sim", "strategies", "analyses", "meeplelab")
 MIN_CHUNK = 1 << 16          # the local runner's chunk: until-ci stops at the same games
-MAX_CHUNK = 1 << 20          # games of one task at most (memory of its per-game arrays)
-CHUNKS_PER_THREAD = 4        # tasks per worker thread at least, for balance at the end
+MAX_CHUNK_PER_THREAD = 1 << 20   # games of a task per engine thread of its worker at most:
+                                 # its per-game arrays, 130 (Diamant) to 350 (CIV) bytes a game
+CHUNKS_PER_THREAD = 4        # tasks per Dask worker thread at least, for balance at the end
 CONNECT_TIMEOUT = 10         # seconds
 WORKERS_TIMEOUT = 60         # seconds to wait for a first worker
 
@@ -51,11 +52,27 @@ def code_key() -> str:
     return f"{package_version()}+{h.hexdigest()[:16]}"
 
 
+ENGINE_THREADS_ENV = "MEEPLELAB_ENGINE_THREADS"
+
+
+def engine_threads_here() -> int:
+    """The threads this process's engine plays on: $MEEPLELAB_ENGINE_THREADS (workers sharing a
+    machine), else all of numba's (NUMBA_NUM_THREADS: the cores). Set per task with
+    numba.set_num_threads, never through NUMBA_NUM_THREADS itself: numba refuses a change of
+    that variable once its threads run."""
+    import os
+    import numba
+    most = numba.config.NUMBA_NUM_THREADS
+    try:
+        wanted = int(os.environ.get(ENGINE_THREADS_ENV) or most)
+    except ValueError:
+        wanted = most
+    return max(1, min(wanted, most))
+
+
 def identity() -> dict:
     """What a worker tells the client before a run."""
-    import numba
-    return {"code": code_key(), "python": sys.executable,
-            "numba_threads": numba.config.NUMBA_NUM_THREADS}
+    return {"code": code_key(), "python": sys.executable, "numba_threads": engine_threads_here()}
 
 
 _engine_lock = threading.Lock()   # one engine call at a time per process: numba's thread pool
@@ -63,14 +80,14 @@ _engine_lock = threading.Lock()   # one engine call at a time per process: numba
 
 def run_task(job, first: int, n: int, client_code: str):
     """One chunk on a worker: refused if the worker's code differs from the client's; the
-    engine uses all of the process's numba threads (NUMBA_NUM_THREADS)."""
+    engine plays on `engine_threads_here()` threads."""
     if code_key() != client_code:
         raise CodeMismatch(f"this worker runs meeplelab {code_key()}, the client "
                            f"{client_code}: install the same version and sources on every "
                            f"machine")
     import numba
     with _engine_lock:
-        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        numba.set_num_threads(engine_threads_here())
         start = time.perf_counter()
         result = job(first, n)
     return result, time.perf_counter() - start
@@ -79,16 +96,17 @@ def run_task(job, first: int, n: int, client_code: str):
 # ------------------------------------------------------------------ a cluster on this machine
 def local_cluster(workers: int, port: int = 0, dashboard: str | None = None, cores: int | None = None):
     """A `distributed.LocalCluster` of `workers` worker processes of one thread each, sharing
-    this machine's cores between their engines (NUMBA_NUM_THREADS = cores // workers, at
-    least 1): the one-machine try of a real cluster (`meeplelab cluster local`, the tests)."""
+    this machine's cores between their engines ($MEEPLELAB_ENGINE_THREADS = cores // workers,
+    at least 1): the one-machine try of a real cluster (`meeplelab cluster local`, the tests)."""
     import os
     from distributed import LocalCluster
     if workers < 1:
         raise UsageError(f"--workers {workers}: at least 1")
     cores = cores or os.cpu_count() or 1
     return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                        scheduler_port=port, dashboard_address=dashboard,
-                        env={"NUMBA_NUM_THREADS": str(max(1, cores // workers))})
+                        scheduler_port=port, dashboard_address=dashboard or ":0",
+                        scheduler_kwargs={"dashboard": dashboard is not None},
+                        env={ENGINE_THREADS_ENV: str(max(1, cores // workers))})
 
 
 # ------------------------------------------------------------------ on the client
@@ -150,20 +168,22 @@ class DaskBackend:
         workers = self.client.scheduler_info()["workers"]
         return {"backend": "dask", "scheduler": self.address, "workers": len(workers),
                 "worker_threads": sum(w.get("nthreads", 1) for w in workers.values()),
-                "engine_threads": self.engine_threads()}
+                "engine_threads": sum(i["numba_threads"] for i in self.identities.values())}
 
     def engine_threads(self) -> int:
-        """The engines' threads over the workers (a worker of one Dask thread may run its
-        engine on all of its machine's cores: NUMBA_NUM_THREADS)."""
-        return max(self.threads(), sum(i["numba_threads"] for i in self.identities.values()))
+        """The most engine threads of one worker (a worker of one Dask thread may run its
+        engine on all of its machine's cores)."""
+        return max([1] + [i["numba_threads"] for i in self.identities.values()])
 
     def chunk_for(self, n_games: int) -> int:
-        """A power of two between MIN_CHUNK and MAX_CHUNK giving every engine thread about
-        CHUNKS_PER_THREAD chunks: tasks long enough that Dask's per-task cost is small, and
-        enough of them that no worker waits long for the last."""
-        want = max(1, n_games // (CHUNKS_PER_THREAD * self.engine_threads()))
+        """A power of two, at least MIN_CHUNK, giving every Dask worker thread about
+        CHUNKS_PER_THREAD chunks (each task runs on all its worker's engine threads), at most
+        MAX_CHUNK_PER_THREAD per engine thread: tasks long enough that Dask's per-task cost is
+        small, enough of them that no worker waits long for the last, and memory bounded."""
+        want = max(1, n_games // (CHUNKS_PER_THREAD * self.threads()))
+        limit = MAX_CHUNK_PER_THREAD * self.engine_threads()
         chunk = MIN_CHUNK
-        while chunk * 2 <= min(want, MAX_CHUNK):
+        while chunk * 2 <= min(want, limit):
             chunk *= 2
         return chunk
 
@@ -226,9 +246,8 @@ class DaskBackend:
         except KeyboardInterrupt:
             interrupted = True
         except Exception as e:
-            if not isinstance(e, (concurrent.futures.CancelledError, OSError, TimeoutError)) \
-                    and not _comm_error(e):
-                raise
+            if not self._lost(e):
+                raise              # a task's own error (a strategy's names its game) or ours
             first_line = str(e).splitlines()[0] if str(e) else ""
             interrupted, lost = True, (f"lost the Dask scheduler at {self.address} "
                                        f"({type(e).__name__}: {first_line})")
@@ -245,6 +264,13 @@ class DaskBackend:
         return info_type(done, n_games, time.perf_counter() - start, self._threads_or(0),
                          interrupted, backend="dask", workers=self._workers(), chunk=chunk,
                          lost=lost)
+
+    def _lost(self, e: Exception) -> bool:
+        """Whether `e` says the scheduler went away (a future cancelled with it, a closed
+        connection), not that a task or this client failed."""
+        if isinstance(e, concurrent.futures.CancelledError) or _comm_error(e):
+            return True
+        return isinstance(e, (OSError, TimeoutError)) and self.client.status != "running"
 
     def _threads_or(self, default: int) -> int:
         try:
