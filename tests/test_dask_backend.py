@@ -263,3 +263,16 @@ def test_the_chunk_size_rule(workers, engine_threads, games, chunk):
     backend = DaskBackend(_Scheduler(workers), "tcp://nowhere:8786")
     backend.identities = {f"w{i}": {"numba_threads": engine_threads} for i in range(workers)}
     assert backend.chunk_for(games) == chunk
+
+
+@pytest.mark.parametrize("raw", ["0", "-2", "two"])
+def test_a_bad_engine_thread_count_is_named(raw, monkeypatch):
+    from sim.core.dask_backend import ENGINE_THREADS_ENV, engine_threads_here
+    monkeypatch.setenv(ENGINE_THREADS_ENV, raw)
+    with pytest.raises(UsageError, match=f"MEEPLELAB_ENGINE_THREADS={raw!r}: allowed a whole number"):
+        engine_threads_here()
+    import numba
+    monkeypatch.setenv(ENGINE_THREADS_ENV, "1000")        # more than there are: all of them
+    assert engine_threads_here() == numba.config.NUMBA_NUM_THREADS
+    monkeypatch.setenv(ENGINE_THREADS_ENV, "1")
+    assert engine_threads_here() == 1

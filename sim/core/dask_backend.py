@@ -16,6 +16,7 @@ import concurrent.futures
 import functools
 import hashlib
 import importlib.util
+import os
 import sys
 import threading
 import time
@@ -60,14 +61,19 @@ def engine_threads_here() -> int:
     machine), else all of numba's (NUMBA_NUM_THREADS: the cores). Set per task with
     numba.set_num_threads, never through NUMBA_NUM_THREADS itself: numba refuses a change of
     that variable once its threads run."""
-    import os
     import numba
     most = numba.config.NUMBA_NUM_THREADS
+    raw = os.environ.get(ENGINE_THREADS_ENV)
+    if not raw:
+        return most
     try:
-        wanted = int(os.environ.get(ENGINE_THREADS_ENV) or most)
+        wanted = int(raw)
     except ValueError:
-        wanted = most
-    return max(1, min(wanted, most))
+        wanted = 0
+    if wanted < 1:
+        raise UsageError(f"${ENGINE_THREADS_ENV}={raw!r}: allowed a whole number of engine "
+                         f"threads, 1 or more (at most {most} are used here)")
+    return min(wanted, most)
 
 
 def identity() -> dict:
@@ -98,7 +104,6 @@ def local_cluster(workers: int, port: int = 0, dashboard: str | None = None, cor
     """A `distributed.LocalCluster` of `workers` worker processes of one thread each, sharing
     this machine's cores between their engines ($MEEPLELAB_ENGINE_THREADS = cores // workers,
     at least 1): the one-machine try of a real cluster (`meeplelab cluster local`, the tests)."""
-    import os
     from distributed import LocalCluster
     if workers < 1:
         raise UsageError(f"--workers {workers}: at least 1")
@@ -170,7 +175,7 @@ class DaskBackend:
                 "worker_threads": sum(w.get("nthreads", 1) for w in workers.values()),
                 "engine_threads": sum(i["numba_threads"] for i in self.identities.values())}
 
-    def engine_threads(self) -> int:
+    def most_engine_threads(self) -> int:
         """The most engine threads of one worker (a worker of one Dask thread may run its
         engine on all of its machine's cores)."""
         return max([1] + [i["numba_threads"] for i in self.identities.values()])
@@ -181,7 +186,7 @@ class DaskBackend:
         MAX_CHUNK_PER_THREAD per engine thread: tasks long enough that Dask's per-task cost is
         small, enough of them that no worker waits long for the last, and memory bounded."""
         want = max(1, n_games // (CHUNKS_PER_THREAD * self.threads()))
-        limit = MAX_CHUNK_PER_THREAD * self.engine_threads()
+        limit = MAX_CHUNK_PER_THREAD * self.most_engine_threads()
         chunk = MIN_CHUNK
         while chunk * 2 <= min(want, limit):
             chunk *= 2
