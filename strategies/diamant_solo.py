@@ -171,7 +171,8 @@ def _layout(c: tuple, h_end: int):
 
 
 @functools.lru_cache(maxsize=8)
-def _solve(rules: DiamantRules) -> tuple[np.ndarray, float]:
+def _solve(rules: DiamantRules) -> tuple[np.ndarray, float, dict]:
+    """(the packed table, the value of the game, W of every (round, sorted copies))."""
     _check(rules)
     t, k_n, h_end = len(rules.treasure_values), rules.hazard_kinds, rules.hazards_to_end
     levels = _instances(rules)
@@ -223,7 +224,7 @@ def _solve(rules: DiamantRules) -> tuple[np.ndarray, float]:
         table[base:base + REC_FIXED] = [_code(c, rules), o, hn]
         table[base + REC_FIXED:base + rec] = strides
     root = _canon([rules.hazard_copies] * k_n)
-    return table.view(np.float64), w[(0, root)]
+    return table.view(np.float64), w[(0, root)], w
 
 
 def build_policy(rules: DiamantRules) -> np.ndarray:
@@ -237,6 +238,81 @@ def build_policy(rules: DiamantRules) -> np.ndarray:
 def solo_value(rules: DiamantRules) -> float:
     """Exact expected final score of optimal solo play from the start of the game."""
     return _solve(rules)[1]
+
+
+@njit(cache=True)
+def _go_on_values(buf, values, copies, strides, hn, h_end, w_same, w_dis, exhaust_bank,
+                  masks, hs):
+    """Expected final score of drawing one more card from states (masks[i], hs[i]) of a solved
+    cave (buf: V of each state), then playing optimally: the continuation of `_solve_instance`."""
+    t = values.shape[0]
+    k_n = copies.shape[0]
+    out = np.empty(masks.shape[0], np.float64)
+    for j in range(masks.shape[0]):
+        mask, h = masks[j], hs[j]
+        total = 0.0
+        n = 0
+        carried = 0.0
+        for i in range(t):
+            if (mask >> i) & 1:
+                carried += values[i]
+            else:
+                n += 1
+                total += buf[(mask | (1 << i)) * hn + h]
+        for k in range(k_n):
+            seen = (h // strides[k]) % (min(copies[k], h_end - 1) + 1)
+            left = copies[k] - seen
+            n += left
+            if seen + 1 >= h_end:
+                total += left * w_dis[k]
+            elif left > 0:
+                total += left * buf[mask * hn + h + strides[k]]
+        if n == 0:
+            out[j] = carried + w_same if exhaust_bank else w_same
+        else:
+            out[j] = total / n
+    return out
+
+
+def action_values(rules: DiamantRules, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Exact expected final scores of leaving now and of going on one card, then playing
+    optimally, at solo decision states (observation rows)."""
+    _check(rules)
+    w = _solve(rules)[2]
+    t, k_n, h_end = len(rules.treasure_values), rules.hazard_kinds, rules.hazards_to_end
+    values = np.array(rules.treasure_values, dtype=np.float64)
+    seen = obs[:, _HS:_HS + k_n]
+    copies = seen + obs[:, _HD:_HD + k_n]
+    # canonical order of the kinds: copies decreasing, ties by kind (as `solo_optimal`)
+    order = np.lexsort((np.broadcast_to(np.arange(k_n), copies.shape), -copies), axis=1)
+    canon = np.take_along_axis(copies, order, axis=1)
+    canon_seen = np.take_along_axis(seen, order, axis=1)
+    masks = ((obs[:, _TD:_TD + t] == 0) * (1 << np.arange(t))).sum(axis=1).astype(np.int64)
+    leave = np.empty(len(obs))
+    go_on = np.empty(len(obs))
+    exhaust_bank = rules.deck_exhausted == "leave-together"
+    keys = [(int(r), tuple(int(x) for x in c)) for r, c in zip(obs[:, O.ROUND], canon)]
+    for key in set(keys):
+        at = np.array([i for i, k in enumerate(keys) if k == key])
+        r, c = key
+        radix, strides, hn = _layout(c, h_end)
+        w_same = w.get((r + 1, c), 0.0)
+        w_dis = np.zeros(k_n)
+        for p in range(k_n):
+            if c[p] >= h_end:
+                nc = _canon(c[:p] + (c[p] - 1,) + c[p + 1:]) if rules.remove_hazard_after_disaster else c
+                w_dis[p] = w.get((r + 1, nc), 0.0)
+        buf = np.empty((1 << t) * hn)
+        bits = np.zeros(((1 << t) * hn + 63) // 64, np.uint64)
+        c_arr = np.array(c, dtype=np.int64)
+        _solve_instance(values, c_arr, radix, strides, hn, h_end, w_same, w_dis, exhaust_bank,
+                        rules.first_card_free, bits, buf)
+        hs = (canon_seen[at] * strides).sum(axis=1).astype(np.int64)
+        carried = (values * ((masks[at, None] >> np.arange(t)) & 1)).sum(axis=1)
+        leave[at] = carried + w_same
+        go_on[at] = _go_on_values(buf, values, c_arr, strides, hn, h_end, w_same, w_dis,
+                                  exhaust_bank, masks[at], hs)
+    return leave, go_on
 
 
 # ---------------------------------------------------------------- the strategy kernel

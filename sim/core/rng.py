@@ -19,6 +19,7 @@ GAME_SALT = 0xD1B54A32D192ED03
 STREAM_SALT = 0x8CB92BA72F3D8DD7
 
 PLAYER_STREAM_BASE = 1 << 20
+PROBE_STREAM = 1 << 40     # where a paired-rollout analysis places its probe in a game
 
 
 def deck_stream(round_index: int) -> int:

@@ -50,7 +50,8 @@ from ..core.nbutil import (address_of, borrowed, call_decide, jit_address, nonne
                            view_at)
 from ..core.rng import PLAYER_STREAM_BASE, draw_at, game_key, stream_of
 from . import observation as O
-from .reference import ARTIFACT, EXTRAS, HAZARD, IN_DECK, NOT_YET_IN, OUT_OF_GAME, TREASURE, card_pool
+from .reference import (ARTIFACT, EXTRAS, HAZARD, IN_DECK, NOT_YET_IN, OUT_OF_GAME, TREASURE, Probe,
+                        ProbedBatch, card_pool)
 from . import policies as K
 from .rules import MAX_ARTIFACTS, MAX_HAZARD_KINDS, MAX_PLAYERS, MAX_TREASURES, DiamantRules
 
@@ -220,6 +221,39 @@ def _inlined_decisions(obs, inside, leavers, block, seat_fn, seat_view, seat_prm
     return m, -1, 0
 
 
+@njit(cache=True)
+def _seen_by(obs, p, chest, art_points, out):
+    """What seat p sees now (its own view of the public state), copied into out."""
+    for i in range(O.SIZE):
+        out[i] = obs[i]
+    out[O.SEAT] = p
+    out[O.CARRIED] = obs[O.SEAT_CARRIED + p]
+    out[O.CHEST] = chest[p]
+    out[O.OWN_ARTIFACT_POINTS] = art_points[p]
+    out[O.SEAT_CHEST + p] = chest[p]
+
+
+@njit(cache=True)
+def _forced(leavers, m, p, action):
+    """leavers[:m] (in seat order) with seat p's decision replaced by action; returns m."""
+    at = -1
+    for j in range(m):
+        if leavers[j] == p:
+            at = j
+    if action == O.LEAVE and at < 0:
+        j = m
+        while j > 0 and leavers[j - 1] > p:
+            leavers[j] = leavers[j - 1]
+            j -= 1
+        leavers[j] = p
+        return m + 1
+    if action == O.CONTINUE and at >= 0:
+        for j in range(at, m - 1):
+            leavers[j] = leavers[j + 1]
+        return m - 1
+    return m
+
+
 @njit(cache=True, inline="always")
 def _gather_inside(obs, players, inside):
     """inside[:obs[IN_CAVE]] = the seats still in the cave, in seat order."""
@@ -363,10 +397,12 @@ def _deal(state, order, pos, status):
 
 @njit(cache=True, nogil=True, error_model="numpy")
 def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value, card_hazard,
-                art_values, codes, views, fns, prms, inl, work, scores, shares, extras, errors):
+                art_values, codes, views, fns, prms, inl, work, scores, shares, extras, errors,
+                probe_rounds, probe_steps, probe_seat, probe_action, reached, probe_obs):
     """Play games first_game + start .. first_game + stop - 1 into rows start .. stop - 1.
 
-    `work` (S_SIZE int64) is scratch owned by the caller."""
+    `work` (S_SIZE int64) is scratch owned by the caller. probe_* (empty: no probe) force one
+    decision per game and keep what the seat saw there (`reference.Probe`)."""
     n_cards = card_kind.shape[0]
     block = borrowed(work)
     r = borrowed(r)
@@ -465,9 +501,11 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
     for i in range(n_tre):
         obs[O.TREASURE_VALUE + i] = card_value[i]
 
+    probing = probe_rounds.shape[0] > 0
     for row in range(start, stop):
         game = first_game + row
         key = game_key(seed, game)   # every stream of the game: one mix each from here
+        probe_round = probe_rounds[row] if probing else -1
         n_art, n_haz = _new_game(block, n_cards, players, kinds, first_art, art_mode, key)
         taken = 0
         cards_revealed = 0
@@ -487,6 +525,11 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
             first = True
             while True:
                 if not (first and first_free):
+                    forcing = (rnd == probe_round and obs[O.DECISIONS] == probe_steps[row]
+                               and obs[O.SEAT_IN_CAVE + probe_seat] == 1)
+                    if forcing:
+                        reached[row] = 1
+                        _seen_by(obs, probe_seat, chest, art_points, probe_obs[row])
                     # --- simultaneous decisions of everyone still inside
                     m = 0
                     if all_threshold:   # the common case: no test of the strategy per seat
@@ -537,6 +580,8 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
                             m += action == 1
                     if failed:
                         break
+                    if forcing:
+                        m = _forced(leavers, m, probe_seat, probe_action)
                     obs[O.DECISIONS] += 1
                     if m > 0:
                         before = taken
@@ -622,7 +667,8 @@ def _play_range(start, stop, first_game, seed, players, r, card_kind, card_value
 
 @njit(parallel=True, cache=True, nogil=True)
 def play_block(seed, first_game, players, r, card_kind, card_value, card_hazard, art_values,
-               codes, views, fns, prms, inl, scores, shares, extras, errors):
+               codes, views, fns, prms, inl, scores, shares, extras, errors,
+               probe_rounds, probe_steps, probe_seat, probe_action, reached, probe_obs):
     """Play games first_game .. first_game + len(scores) - 1 into the output rows."""
     n = scores.shape[0]
     n_blocks = min(n, 64)
@@ -630,7 +676,8 @@ def play_block(seed, first_game, players, r, card_kind, card_value, card_hazard,
         work = np.zeros(S_SIZE, np.int64)
         _play_range(b * n // n_blocks, (b + 1) * n // n_blocks, first_game, seed, players, r,
                     card_kind, card_value, card_hazard, art_values, codes, views, fns, prms, inl, work,
-                    scores, shares, extras, errors)
+                    scores, shares, extras, errors, probe_rounds, probe_steps, probe_seat,
+                    probe_action, reached, probe_obs)
 
 
 def play_batch(rules: DiamantRules, players: int, seed: int, first_game: int, n_games: int,
@@ -639,15 +686,43 @@ def play_batch(rules: DiamantRules, players: int, seed: int, first_game: int, n_
     natives[seat] is the `policies` code of a built-in kernel the engine may call directly
     (the same function as kernels[seat]), or -1; the kernels of `inlined` (sim/core/inlined.py)
     are compiled into the engine."""
+    return _play(rules, players, seed, first_game, n_games, kernels, params, natives, inlined,
+                 None)[0]
+
+
+def play_probed(rules: DiamantRules, players: int, seed: int, first_game: int, n_games: int,
+                kernels, params, probe: Probe, natives=None, inlined=NONE) -> ProbedBatch:
+    """Same contract as `reference.play_probed`."""
+    if len(probe.rounds) != n_games or len(probe.steps) != n_games:
+        raise ValueError(f"probe: {len(probe.rounds)} rounds and {len(probe.steps)} steps "
+                         f"for {n_games} games")
+    if not (0 <= probe.seat < players and probe.action in (O.CONTINUE, O.LEAVE)):
+        raise ValueError(f"probe: seat {probe.seat} of {players}, action {probe.action}")
+    batch, reached, seen = _play(rules, players, seed, first_game, n_games, kernels, params,
+                                 natives, inlined, probe)
+    return ProbedBatch(batch, reached.astype(bool), seen)
+
+
+def _play(rules, players, seed, first_game, n_games, kernels, params, natives, inlined, probe):
     codes, fns, prm = engine.lineup(kernels, params, natives, players, MAX_PLAYERS, inlined)
     packed = pack_rules(rules)
     if len(packed[1]) > MAX_CARDS:
         raise ValueError(f"diamant fast engine: {len(packed[1])} cards (at most {MAX_CARDS})")
     scores, shares, extras, errors = engine.outputs(n_games, players, len(EXTRAS))
     views = np.array([own_view(code, inlined) for code in codes], np.int64)
+    if probe is None:
+        rounds = steps = np.zeros(0, np.int64)
+        seat = action = 0
+        reached, seen = np.zeros(0, np.int64), np.zeros((0, O.SIZE), np.int64)
+    else:
+        rounds = np.ascontiguousarray(probe.rounds, np.int64)
+        steps = np.ascontiguousarray(probe.steps, np.int64)
+        seat, action = probe.seat, probe.action
+        reached, seen = np.zeros(n_games, np.int64), np.zeros((n_games, O.SIZE), np.int64)
     play_block(np.uint64(seed), np.int64(first_game), np.int64(players), *packed, codes, views, fns,
-               prm, inlined, scores, shares, extras, errors)
-    return engine.finish(first_game, scores, shares, extras, errors, EXTRAS, _where)
+               prm, inlined, scores, shares, extras, errors, rounds, steps, np.int64(seat),
+               np.int64(action), reached, seen)
+    return engine.finish(first_game, scores, shares, extras, errors, EXTRAS, _where), reached, seen
 
 
 def own_view(code: int, inlined) -> int:

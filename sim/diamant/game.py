@@ -24,7 +24,9 @@ GAME = Game(
               M.score_spread()),
     length="cards_revealed",
     strategy_modules=("strategies.diamant",),
-    analysis_modules=("analyses.diamant_leave_threshold", "analyses.variants"),
+    conformance_specs={"decision-map": "decision-map:games=2000"},
+    analysis_modules=("analyses.diamant_leave_threshold", "analyses.diamant_decision_map",
+                      "analyses.variants"),
     studies={
         "variants": VariantsStudy(
             field=FIELD + FIELD[:1], games=100_000, quick_games=2_000, seed=2006,

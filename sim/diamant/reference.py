@@ -7,6 +7,8 @@ strategy draws from its own stream. The fast engine must give identical results 
 """
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from ..core import reference as core_reference
@@ -249,12 +251,21 @@ def play_game(rules: DiamantRules, players: int, seed: int, game: int, kernels, 
                  on_decision, after_round)
 
 
-def _play(rules, players, seed, game, decider, on_decision=None, after_round=None) -> Game:
+def _play(rules, players, seed, game, decider, on_decision=None, after_round=None,
+          forced=None) -> Game:
+    """`forced` (round, step, seat, action): that seat's decision at that decision step of that
+    round (0-based), if it is in the cave then, is `action` whatever its strategy says (which is
+    still asked, so its stream draws as it would); `g.probed` is then what it saw there."""
     g = Game(rules, players, seed, game)
+    g.probed = None
 
     def decide(state: Game, seat: int) -> bool:
         where = f"decision {state.decisions} of round {state.round} (0-based)"
-        leaves = decider(seat, state.observation(seat), where) == O.LEAVE
+        obs = state.observation(seat)
+        leaves = decider(seat, obs, where) == O.LEAVE
+        if forced is not None and (state.round, state.decisions, seat) == forced[:3]:
+            g.probed = obs
+            leaves = forced[3] == O.LEAVE
         if on_decision is not None:
             on_decision(state, seat, leaves)
         return leaves
@@ -272,3 +283,40 @@ def play_batch(rules: DiamantRules, players: int, seed: int, first_game: int, n_
         g = _play(rules, players, seed, game, decider)
         return GameResult(g.scores(), g.win_shares(), (g.cards_revealed, g.disasters))
     return core_reference.play_batch(one, EXTRAS, players, seed, first_game, n_games, kernels, params)
+
+
+@dataclasses.dataclass(frozen=True)
+class Probe:
+    """One forced decision per game, for paired rollouts from states met in real games: in game
+    first_game + i, seat `seat` takes `action` at decision step steps[i] of round rounds[i]
+    (0-based; a step no decision reaches, such as -1, forces nothing), if it is still in the
+    cave then, and what it saw there is kept."""
+    rounds: np.ndarray
+    steps: np.ndarray
+    seat: int
+    action: int
+
+
+@dataclasses.dataclass
+class ProbedBatch:
+    """The games of a Probe: the Batch, whether each game reached its probe, and the probe
+    seat's observation there (zeros where not reached)."""
+    batch: Batch
+    reached: np.ndarray       # bool per game
+    observations: np.ndarray  # int64, games x O.SIZE
+
+
+def play_probed(rules: DiamantRules, players: int, seed: int, first_game: int, n_games: int,
+                kernels, params, probe: Probe) -> ProbedBatch:
+    reached = np.zeros(n_games, bool)
+    seen = np.zeros((n_games, O.SIZE), np.int64)
+
+    def one(game: int, decider: Decider) -> GameResult:
+        i = game - first_game
+        forced = (int(probe.rounds[i]), int(probe.steps[i]), probe.seat, probe.action)
+        g = _play(rules, players, seed, game, decider, forced=forced)
+        if g.probed is not None:
+            reached[i], seen[i] = True, g.probed
+        return GameResult(g.scores(), g.win_shares(), (g.cards_revealed, g.disasters))
+    batch = core_reference.play_batch(one, EXTRAS, players, seed, first_game, n_games, kernels, params)
+    return ProbedBatch(batch, reached, seen)
