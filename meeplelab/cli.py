@@ -38,8 +38,12 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
     click.echo(f"warning: {message}", err=True)
 
 
+MAX_GAMES = 10**12    # -n's hard maximum: a day or more on any one machine at the fastest
+                      # engine's speed, and far inside int64 game indices and counts
+
+
 class GameCount(click.ParamType):
-    """A positive whole number of games; accepts 1000, 1_000, 1e6."""
+    """A whole number of games from 1 to MAX_GAMES; accepts 1000, 1_000, 1e6."""
     name = "N"
 
     def convert(self, value, param, ctx):
@@ -55,18 +59,59 @@ class GameCount(click.ParamType):
             n = int(f)
         if n < 1:
             self.fail(f"{value!r}: the number of games must be at least 1", param, ctx)
+        if n > MAX_GAMES:
+            self.fail(f"{value!r}: too many games; allowed 1 to 10^12 (1e12)", param, ctx)
         return n
 
 
+def allow_long_option(fn):
+    """--allow-long: the run plays even if its short timing says it takes more than a day."""
+    return click.option(
+        "--allow-long", is_flag=True,
+        help="Play a run even if a short timing estimates it at more than a day (a run of "
+             "200,000 games or more is timed first, except on a Dask backend); without it such "
+             "a run is refused.")(fn)
+
+
+def _max_seconds(allow_long: bool) -> float | None:
+    from analyses.workbench.timing import DAY
+    return None if allow_long else DAY
+
+
+def _limit_time(game, rules, lineups, games, seed, threads, engine, allow_long) -> None:
+    """Refuse (UsageError) a run of `games` deals of each lineup (a list of Bound) that a short
+    timing estimates at more than a day, before anything is played or written
+    (analyses/workbench/timing.py)."""
+    from analyses.workbench.changes import Setup
+    from analyses.workbench.timing import limit_time
+    setups = [Setup(f"lineup {i}", rules, tuple(b)) for i, b in enumerate(lineups)]
+    with nothing_finished():
+        limit_time(game, setups, games, seed, 1, threads, engine, _max_seconds(allow_long))
+
+
+@contextlib.contextmanager
+def nothing_finished():
+    """Ctrl-C before any game was kept (during the short timing, say): say so, exit 130."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo("interrupted before any game finished: nothing written", err=True)
+        sys.exit(130)
+
+
 def _load_plugins(plugins) -> None:
+    """Load the --plugin files: one that is missing or fails to import stops the command before
+    anything runs (exit 2, naming the file and the error). Installed entry-point plugins, which
+    the user did not name, only warn (strategies/registry.py)."""
     from strategies.registry import load_plugin_file
     for path in plugins:
-        if not Path(path).is_file():   # a typo, not a broken plugin: stop before running
+        if not Path(path).is_file():   # a typo: named as the option was given
             raise UsageError(f"--plugin {path}: no such file")
         try:
             load_plugin_file(path)
-        except UsageError as e:   # reported by name; other strategies keep working
-            click.echo(f"warning: {e}; its strategies are unavailable", err=True)
+        except UsageError as e:
+            raise UsageError(f"{e}; a file given with --plugin must import "
+                             f"(fix it, or leave it out)") from None
 
 
 def backend_options(fn):
@@ -121,7 +166,7 @@ def play_options(fn):
         click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
                      help="Seed: the same seed replays the same games exactly."),
         click.option("-n", "--games", type=GameCount(), default="10000", show_default=True,
-                     help="Number of games (accepts 1e6)."),
+                     help="Number of games (accepts 1e6; at most 1e12)."),
         click.option("-s", "--strategy", "strategies", multiple=True, metavar="NAME[:k=v,...]",
                      help="Strategy for a seat: once for every seat, or once per seat in seat order."),
         click.option("--players", "-p", type=int, default=None,
@@ -129,7 +174,7 @@ def play_options(fn):
     ]
     for option in options:
         fn = option(fn)
-    return rules_options(fn)
+    return rules_options(allow_long_option(fn))
 
 
 def _terminate(signum, frame):
@@ -335,7 +380,7 @@ def _maybe_atomic(path):
 @backend_options
 @friendly
 def run(game, players, strategies, games, seed, threads, plugins, engine, compile_plugins, progress,
-        preset, rules_file, assignments, output_file, per_game, chunk):
+        allow_long, preset, rules_file, assignments, output_file, per_game, chunk):
     """Play seeded games of GAME and print a per-seat table.
 
     Each row: strategy, mean final score ± standard error, win share with a 95% Wilson
@@ -369,6 +414,7 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, compil
     games_path = None
     if per_game:
         games_path = out.check_writable(output_path.with_name(output_path.stem + "-games.csv"))
+    _limit_time(game, rules_set, [bound], games, seed, threads, engine, allow_long)
 
     with _maybe_atomic(games_path) as fh:
         first = [True]
@@ -420,12 +466,15 @@ def run(game, players, strategies, games, seed, threads, plugins, engine, compil
 @backend_options
 @friendly
 def tournament(game, players, strategies, games, seed, threads, plugins, engine, compile_plugins,
-               progress, preset, rules_file, assignments, output_file):
+               progress, allow_long, preset, rules_file, assignments, output_file):
     """Round-robin: every strategy in every seat equally often, on the same decks.
 
     Each of the N deals (-n) is played once per rotation of the strategies over the seats
     (S strategies: S rotations), so every comparison is paired on the same cards. Prints one
-    row per strategy and a head-to-head table (row outscored column, ties half).
+    row per strategy and a head-to-head table: the share of the games two strategies shared in
+    which the row's share of the win beat the column's (equal shares half). What decides the
+    game, not the score: a CIV Hegemony wins whatever the points, two losers are even; with 2
+    players it is the row's win share. The CSV's mean_diff is the score difference.
 
     In team play (CIV's --preset civ-teams: seats 0+2 against 1+3) a strategy's win share is
     its team's, counted once per game: with two strategies, each is a whole team in turn.
@@ -450,6 +499,9 @@ def tournament(game, players, strategies, games, seed, threads, plugins, engine,
     h2h_path = None
     if output_path:
         h2h_path = out.check_writable(output_path.with_name(output_path.stem + "-head-to-head.csv"))
+    S = len(bound)
+    _limit_time(game, rules_set, [[bound[(j + r) % S] for j in range(players)] for r in range(S)],
+                games, seed, threads, engine, allow_long)
     res = run_tournament(game, rules_set, bound, players, deals=games, seed=seed, threads=threads,
                          progress=progress, engine=engine, compile_plugins=compile_plugins)
     table, h2h = res.table(), res.head_to_head()
@@ -462,7 +514,8 @@ def tournament(game, players, strategies, games, seed, threads, plugins, engine,
         click.echo(f"team play ({_teams_text(res.teams)}): a strategy's win share is its team's, "
                    f"one count per game (the mean over its seats); fair share 1/{len(res.teams)}")
     click.echo(_format_table(table, "strategy"))
-    click.echo("\nhead-to-head: share of shared games in which the row outscored the column (ties half)")
+    click.echo("\nhead-to-head: share of shared games in which the row's share of the win beat the "
+               "column's (equal shares half)")
     click.echo(res.matrix().map(lambda v: "" if v != v else f"{v:.3f}").to_string())
     if output_path:
         out.write_csv(table, output_path)

@@ -9,8 +9,9 @@ import click
 from sim import games as game_registry
 from sim.core import output as out
 
-from .cli import (CONTEXT, GameCount, _data_files, _load_plugins, _rules_label, backend_options,
-                  friendly, main, rules_options)
+from .cli import (CONTEXT, GameCount, _data_files, _load_plugins, _max_seconds, _rules_label,
+                  allow_long_option, backend_options, friendly, main, nothing_finished,
+                  rules_options)
 
 
 def base_options(fn):
@@ -34,7 +35,7 @@ def base_options(fn):
     ]
     for option in options:
         fn = option(fn)
-    return rules_options(fn)
+    return rules_options(allow_long_option(fn))
 
 
 def _outputs(output_file):
@@ -74,8 +75,8 @@ def _finish(interrupted: bool, what: str) -> None:
                    "before a key), a preset name or a rule file. Keys: rule parameters, "
                    "seatN=STRATEGY, seatN.PARAM, preset=NAME, rules=FILE.toml.")
 @click.option("-n", "--games", type=GameCount(), default="10000", show_default=True,
-              help="Deals (the most, with --until-ci); with seats rotated each is played once "
-                   "per seating.")
+              help="Deals (the most, with --until-ci; at most 1e12); with seats rotated each is "
+                   "played once per seating.")
 @click.option("--until-ci", type=float, default=None, metavar="W",
               help="Play on, chunk by chunk, until the 95% half-width of the main difference is "
                    "below W for every variant (or -n is reached).")
@@ -90,7 +91,8 @@ def _finish(interrupted: bool, what: str) -> None:
 @backend_options
 @friendly
 def compare(game, strategies, variants, games, until_ci, main_measure, rotate, chunk, players,
-            seed, threads, plugins, engine, progress, output_file, preset, rules_file, assignments):
+            seed, threads, plugins, engine, progress, allow_long, output_file, preset, rules_file,
+            assignments):
     """Compare a base set-up of GAME with variants of its rules or of a seat's strategy, all
     played on the same seeds (common random numbers), game by game.
 
@@ -117,9 +119,11 @@ def compare(game, strategies, variants, games, until_ci, main_measure, rotate, c
     rules = resolve_rules(game, preset, rules_file, assignments)
     base, arms = setups(game, rules, strategies, variants, players)   # every error before a run
     paths = _outputs(output_file)
-    df = run_compare(game, rules, list(base.lineup), arms, games=games, seed=seed, rotate=rotate,
-                     until_ci=until_ci, main=main_measure, chunk=chunk, threads=threads,
-                     progress=progress, engine=engine)
+    with nothing_finished():
+        df = run_compare(game, rules, list(base.lineup), arms, games=games, seed=seed,
+                         rotate=rotate, until_ci=until_ci, main=main_measure, chunk=chunk,
+                         threads=threads, progress=progress, engine=engine,
+                         max_seconds=_max_seconds(allow_long))
     a = df.attrs
     seatings = f" x {a['rotations']} seatings" if a["rotations"] > 1 else ""
     click.echo(f"{game} compare: {base.players} players, {a['deals']:,} deals{seatings} "
@@ -153,7 +157,8 @@ def compare(game, strategies, variants, games, until_ci, main_measure, rotate, c
                    "0.1..0.5:0.1, or a|b|c when a value holds commas. Keys: rule parameters, "
                    "seatN=STRATEGY, seatN.PARAM.")
 @click.option("-n", "--games", type=GameCount(), default="10000", show_default=True,
-              help="Deals per point; with seats rotated each is played once per seating.")
+              help="Deals per point (at most 1e12); with seats rotated each is played once per "
+                   "seating.")
 @click.option("--objective", metavar="MEASURE", default=None,
               help="What picks the best point: win_share:SEAT, mean_score:SEAT or a measure of "
                    "the game (default: the swept seat's win share, else first_edge).")
@@ -167,7 +172,7 @@ def compare(game, strategies, variants, games, until_ci, main_measure, rotate, c
 @backend_options
 @friendly
 def sweep(game, strategies, grid, games, objective, goal, rotate, chunk, players, seed, threads,
-          plugins, engine, progress, output_file, preset, rules_file, assignments):
+          plugins, engine, progress, allow_long, output_file, preset, rules_file, assignments):
     """Play every point of a grid of rule or strategy parameters of GAME on the same seeds.
 
     Prints each point's objective with its interval and the best point with its paired
@@ -196,9 +201,11 @@ def sweep(game, strategies, grid, games, objective, goal, rotate, chunk, players
     base = base_setup(game, rules, strategies, players)
     parse_grid(game, base, grid)                  # every error before a run
     paths = _outputs(output_file)
-    df = run_sweep(game, rules, list(base.lineup), list(grid), games=games, seed=seed,
-                   objective=objective, goal=goal, rotate=rotate, chunk=chunk, threads=threads,
-                   progress=progress, engine=engine, echo=lambda m: click.echo(m, err=True))
+    with nothing_finished():
+        df = run_sweep(game, rules, list(base.lineup), list(grid), games=games, seed=seed,
+                       objective=objective, goal=goal, rotate=rotate, chunk=chunk,
+                       threads=threads, progress=progress, engine=engine,
+                       echo=lambda m: click.echo(m, err=True), max_seconds=_max_seconds(allow_long))
     a = df.attrs
     seatings = f" x {a['rotations']} seatings" if a["rotations"] > 1 else ""
     click.echo(f"{game} sweep: {a['points_done']} of {a['points']} points, {games:,} deals{seatings} "
@@ -236,8 +243,8 @@ def sweep(game, strategies, grid, games, objective, goal, rotate, chunk, players
 @click.option("--trials", type=click.IntRange(1, 100_000), default=30, show_default=True,
               help="Trials of the study (the first is the strategy's defaults).")
 @click.option("-n", "--games", type=GameCount(), default="2000", show_default=True,
-              help="Deals per trial (the same for every trial); with seats rotated each is "
-                   "played once per seating.")
+              help="Deals per trial (the same for every trial; at most 1e12); with seats "
+                   "rotated each is played once per seating.")
 @click.option("--confirm-games", type=GameCount(), default=None,
               help="Fresh deals of the confirmation, tuned against default (default: 4 x -n).")
 @click.option("--objective", metavar="MEASURE", default=None,
@@ -249,8 +256,8 @@ def sweep(game, strategies, grid, games, objective, goal, rotate, chunk, players
 @backend_options
 @friendly
 def tune(game, strategy, params, against, trials, games, confirm_games, objective, rotate,
-         players, seed, threads, plugins, engine, progress, output_file, preset, rules_file,
-         assignments):
+         players, seed, threads, plugins, engine, progress, allow_long, output_file, preset,
+         rules_file, assignments):
     """Tune the parameters of STRATEGY of GAME against a lineup: a seeded Optuna study (TPE)
     in which every trial plays the same deals, then a confirmation on fresh deals that no trial
     played: the tuned against the default parameters, paired, with the 95% interval.
@@ -272,10 +279,11 @@ def tune(game, strategy, params, against, trials, games, confirm_games, objectiv
     _load_plugins(plugins)
     rules = resolve_rules(game, preset, rules_file, assignments)
     paths = _outputs(output_file)
-    history = run_tune(game, rules, strategy, list(params), list(against), players=players,
-                       trials=trials, games=games, confirm_games=confirm_games, seed=seed,
-                       objective=objective, rotate=rotate, threads=threads, engine=engine,
-                       progress=progress)
+    with nothing_finished():
+        history = run_tune(game, rules, strategy, list(params), list(against), players=players,
+                           trials=trials, games=games, confirm_games=confirm_games, seed=seed,
+                           objective=objective, rotate=rotate, threads=threads, engine=engine,
+                           progress=progress, max_seconds=_max_seconds(allow_long))
     a = history.attrs
     seatings = f" x {a['rotations']} seatings" if a["rotations"] > 1 else ""
     click.echo(f"{game} tune {a['strategy']}: {a['trials']} trials of {games:,} deals{seatings}, "

@@ -209,23 +209,26 @@ def _cacheable(fn) -> bool:
 
 # ---------------------------------------------------------------- plugins
 def load_plugin_file(path: str | Path, origin: str | None = None) -> list[str]:
-    """Import a plugin file; returns the strategies it registered. Raises UsageError on failure.
+    """Import a plugin file; returns the strategies it registered. Raises UsageError on failure,
+    naming the file and the error (a file named by the user must load: the CLI stops on it;
+    only installed entry points, `load_entry_points`, warn and let the rest work).
     origin: the strategies' origin (default `plugin file PATH`; a Dask worker gives the client's
-    path of the copy it loads, so that messages name the user's file)."""
+    path of the copy it loads, so that messages, this one's included, name the user's file)."""
     path = Path(path)
+    where = origin or f"plugin file {path}"
     if not path.is_file():
-        raise UsageError(f"plugin file {path}: no such file")
+        raise UsageError(f"{where}: no such file")
     before = set(_REGISTRY)
     mod_name = f"meeplelab_plugin_{path.stem}"
     spec = importlib.util.spec_from_file_location(mod_name, path)
     module = importlib.util.module_from_spec(spec)
-    _current_origin[0] = origin or f"plugin file {path}"
+    _current_origin[0] = where
     try:
         sys.modules[mod_name] = module
         spec.loader.exec_module(module)
     except Exception as e:
         sys.modules.pop(mod_name, None)
-        raise UsageError(f"plugin file {path} failed to import: {type(e).__name__}: {e}") from None
+        raise UsageError(f"{where} failed to import: {type(e).__name__}: {e}") from None
     finally:
         _current_origin[0] = "built-in"
     return sorted(name for game, name in set(_REGISTRY) - before)

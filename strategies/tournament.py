@@ -5,13 +5,19 @@ seat j plays strategy (j + r) mod S. Every strategy sits in every seat exactly o
 (or, when S > P, sits out S - P rotations), and every rotation sees the same cards (the deck
 streams depend only on the seed and the deal), so differences are paired on common random
 numbers. Head-to-head: for each pair of strategies at the same table, the share of games in
-which one outscored the other (ties count half) and the mean score difference.
+which one did better than the other by what decides the game, its share of the win (the
+per-game shares the engine returns: 1 for a win, 1/k for a win shared by k, 0 for a loss): a
+beats b in a game when a's share is higher, equal shares count half. Not the score: a CIV
+Hegemony wins whatever the points, and two seats that both lost are even. In two-player games
+a strategy's head-to-head is its win share. Also the mean score difference (a score, not a
+result).
 
 Team play (the rules' `team_seats`, e.g. CIV's seats 0+2 against 1+3): a seat's result is its
 team's share of the win, and a strategy counts once per game, with the mean over its seats of
 their results and scores (a strategy that fills a team is that team); so a strategy's win share
 is the share of its games its team won (fair: 1 / teams) and its interval counts games, not
-seats. Head-to-head likewise: one count per game, the mean over the pairs of their seats.
+seats. Head-to-head likewise, on the teams' shares: one count per game, the mean over the
+pairs of their seats (teammates are even).
 """
 from __future__ import annotations
 
@@ -40,7 +46,7 @@ class TournamentResult:
     score_sq: np.ndarray
     win_units: np.ndarray    # shares of the win in units of 1 / WIN_UNIT
     pair_n: np.ndarray       # [a, b] games with a and b at the same table (a != b)
-    pair_half_wins: np.ndarray   # [a, b] 2 x (games a outscored b) + ties
+    pair_half_wins: np.ndarray   # [a, b] 2 x (games a's win share > b's) + equal shares
     pair_diff: np.ndarray
     pair_diff_sq: np.ndarray
     infos: list[RunInfo]
@@ -72,7 +78,9 @@ class TournamentResult:
                              "win_ci_low": low, "win_ci_high": high})
 
     def head_to_head(self) -> pd.DataFrame:
-        """Long form: strategy, opponent, games, win_rate (+ Wilson CI), mean_diff (+ SE)."""
+        """Long form: strategy, opponent, games, win_rate (the share of shared games in which
+        the strategy's win share beat the opponent's, equal shares half; + Wilson CI), mean_diff
+        (the score difference, + SE)."""
         rows = []
         labels = [b.label for b in self.strategies]
         for a in range(len(labels)):
@@ -90,7 +98,7 @@ class TournamentResult:
         return pd.DataFrame(rows)
 
     def matrix(self) -> pd.DataFrame:
-        """Head-to-head win rates as a matrix (row beats column)."""
+        """Head-to-head win rates as a matrix (row beats column: a higher share of the win)."""
         h = self.head_to_head()
         labels = [b.label for b in self.strategies]
         m = h.pivot(index="strategy", columns="opponent", values="win_rate") if len(h) else pd.DataFrame()
@@ -143,7 +151,8 @@ def _collect(res: TournamentResult, batch: Batch, idx: list[int]) -> None:
                 continue
             w = L * L // (len(Ja) * len(Jb))
             d = sum(scores[:, j] - scores[:, k] for j in Ja for k in Jb) * w
-            half = sum(2 * (scores[:, j] > scores[:, k]) + (scores[:, j] == scores[:, k])
+            # what decides the game: the share of the win (the team's, in team play)
+            half = sum(2 * (units[:, j] > units[:, k]) + (units[:, j] == units[:, k])
                        for j in Ja for k in Jb) * w
             res.pair_n[a, b] += batch.games
             res.pair_half_wins[a, b] += half.sum()

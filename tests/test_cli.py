@@ -5,6 +5,7 @@ import time
 import tomllib
 from pathlib import Path
 
+import click
 import pandas as pd
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -435,6 +436,113 @@ def test_unwritable_per_game_or_head_to_head_file_fails_before_any_game(cli, tmp
     assert files_in(tmp_path) == ["out-games.csv", "t-head-to-head.csv"]
 
 
+# ------------------------------------------------------------------ how many games
+# every command that takes -n, with what else it needs
+N_COMMANDS = {
+    "run": ["run", "diamant", "-s", "expected-value"],
+    "tournament": ["tournament", "diamant", "-s", "expected-value", "-s", "leave-at-gems:t=10"],
+    "compare": ["compare", "diamant", "-s", "expected-value", "--variant", "rounds=4"],
+    "sweep": ["sweep", "diamant", "-s", "expected-value", "--grid", "rounds=3..4"],
+    "tune": ["tune", "diamant", "leave-at-gems", "--param", "t=2..20", "--players", 1, "--preset",
+             "solo", "--trials", 1],
+    "bench": ["bench", "diamant"],
+}
+
+
+@pytest.mark.parametrize("command", sorted(N_COMMANDS))
+def test_more_games_than_the_maximum_is_refused(cli, tmp_path, command):
+    out = [] if command == "bench" else ["-o", "out.csv"]
+    assert_usage_error(cli(*N_COMMANDS[command], "-n", "1e20", *out),
+                       "'1e20'", "too many games", "allowed 1 to 10^12 (1e12)")
+    assert files_in(tmp_path) == []
+    if command != "bench":
+        assert "at most 1e12" in " ".join(cli(command, "--help").stdout.split())
+
+
+def test_game_count_refuses_more_than_10_to_the_12():
+    assert GameCount().convert("1e12", None, None) == 10**12
+    for text in ("1e20", "1_000_000_000_001", str(2**63)):
+        with pytest.raises(click.BadParameter, match="allowed 1 to 10"):
+            GameCount().convert(text, None, None)
+
+
+@pytest.mark.parametrize("command", ["run", "tournament", "compare", "sweep", "tune"])
+def test_a_run_a_short_timing_puts_above_a_day_is_refused(cli, tmp_path, command):
+    """1e12 games of greedy Schotten Totten: months on any one machine. Refused after a short
+    timing, naming the estimate and what fits, nothing written."""
+    args = {"run": ["run", "schotten-totten", "-s", "greedy"],
+            "tournament": ["tournament", "schotten-totten", "-s", "greedy", "-s", "random"],
+            "compare": ["compare", "schotten-totten", "-s", "greedy", "--variant", "seat0=random"],
+            "sweep": ["sweep", "schotten-totten", "-s", "greedy", "--grid", "seat0.lam=0,1"],
+            "tune": ["tune", "schotten-totten", "greedy", "--param", "lam=0..2", "--against",
+                     "greedy", "--trials", 2]}[command]
+    result = cli(*args, "-n", "1e12", "-o", "out.csv")
+    assert_usage_error(result, "-n 1,000,000,000,000", "from a short timing", "more than a day",
+                       "allowed: a run that fits in a day (here about -n ", "--allow-long")
+    assert "days" in result.stderr
+    assert files_in(tmp_path) == []
+    assert "--allow-long" in cli(command, "--help").stdout
+
+
+@pytest.fixture
+def one_game_a_second(monkeypatch):
+    """Every short timing measures 1 game a second."""
+    from analyses.workbench import timing
+    monkeypatch.setattr(timing, "games_per_second", lambda *args: 1.0)
+
+
+@pytest.mark.parametrize("command, args", [
+    ("run", ["diamant", "-s", "expected-value", "-n", "2e5"]),
+    ("tournament", ["diamant", "-s", "expected-value", "-s", "leave-at-gems:t=10", "-n", "1e5"]),
+    ("compare", ["diamant", "-s", "expected-value", "--variant", "rounds=4", "-n", "1e5"]),
+    ("sweep", ["diamant", "-s", "expected-value", "--grid", "rounds=3..4", "-n", "1e5"]),
+    ("tune", ["diamant", "leave-at-gems", "--param", "t=2..20", "--players", 1, "--preset", "solo",
+              "--trials", 2, "-n", "3e4"]),
+])
+def test_allow_long_plays_a_run_estimated_above_a_day(cli, tmp_path, one_game_a_second, command, args):
+    refused = cli(command, *args, "-o", "out.csv")
+    assert_usage_error(refused, "more than a day", "--allow-long", "days")
+    assert files_in(tmp_path) == []
+    played = cli(command, *args, "-o", "out.csv", "--allow-long")
+    assert played.exit_code == 0, played.output
+    assert "out.csv" in files_in(tmp_path)
+
+
+def test_a_short_run_is_not_timed(cli, monkeypatch):
+    from analyses.workbench import timing
+
+    def refuse(*args):
+        raise AssertionError("a run of fewer than ESTIMATE_GAMES games was timed")
+    monkeypatch.setattr(timing, "games_per_second", refuse)
+    assert cli("run", "diamant", "-s", "expected-value", "-n", 1000).exit_code == 0
+    assert cli("compare", "diamant", "-s", "expected-value", "--variant", "rounds=4").exit_code == 0
+
+
+def test_until_ci_with_a_large_cap_still_runs(cli):
+    """--until-ci takes -n as its most: a cap that fits in a day is not refused, and the run stops
+    at the precision, long before it."""
+    result = cli("compare", "diamant", "-s", "leave-at-gems:t=10", "--variant", "seat0.t=12",
+                 "--until-ci", "0.02", "-n", "1e6", "--seed", 1)
+    assert result.exit_code == 0, result.output
+    assert "half-width reached after 262,144 games per set-up" in result.stdout   # 65,536 deals x 4
+
+
+def test_the_limit_message_and_the_dask_backend():
+    from sim.core import backends
+    from sim.core.errors import UsageError
+    from analyses.workbench.timing import DAY, check_limit, duration
+    with pytest.raises(UsageError) as e:
+        check_limit(3 * DAY, 3_000_000, DAY, "-n 3,000,000")
+    assert str(e.value) == ("-n 3,000,000: estimated 3.0 days from a short timing, more than a "
+                            "day; allowed: a run that fits in a day (here about -n 1,000,000), "
+                            "or --allow-long to play it anyway")
+    check_limit(3 * DAY, 3_000_000, None, "-n 3,000,000")      # no limit (--allow-long)
+    check_limit(DAY, 1_000_000, DAY, "-n 1,000,000")           # a day is allowed
+    with backends.using(object()):                              # a cluster: not measured so
+        check_limit(3 * DAY, 3_000_000, DAY, "-n 3,000,000")
+    assert [duration(s) for s in (5, 600, 7200, 3 * DAY)] == ["5 s", "10.0 min", "2.0 h", "3.0 days"]
+
+
 # ------------------------------------------------------------------ real processes
 def test_exit_code_2_end_to_end(tmp_path):
     start = time.monotonic()
@@ -449,6 +557,17 @@ def test_exit_code_2_end_to_end(tmp_path):
     proc = meeplelab_process("run", "diamant", "-s", "leave-after-hazards:k=x", cwd=tmp_path)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 2 and "expected an integer" in err and "Traceback" not in err
+
+
+def test_a_run_too_long_is_refused_end_to_end(tmp_path):
+    """In real processes, with a deadline (before the limits these ran until killed)."""
+    for n, fragment in [("1e20", "too many games"), ("1e12", "more than a day")]:
+        with reaped(meeplelab_process("run", "schotten-totten", "-s", "greedy", "-n", n,
+                                      "-o", "out.csv", cwd=tmp_path)) as proc:
+            _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 2, err
+        assert fragment in err and "Traceback" not in err
+    assert files_in(tmp_path) == []
 
 
 def test_kill_stops_a_background_run_like_ctrl_c(tmp_path):

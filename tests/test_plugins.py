@@ -126,18 +126,36 @@ def test_uncompilable_plugin_runs_on_the_reference_engine_with_a_warning(cli, tm
     ("def decide(obs, params, rng)\n    return 0\n", "SyntaxError"),
     ("import no_such_module_xyz\n", "ModuleNotFoundError: No module named 'no_such_module_xyz'"),
 ])
-def test_broken_plugin_file_is_reported_and_the_rest_keeps_working(cli, tmp_path, source, cause):
+def test_a_named_plugin_file_that_cannot_import_is_a_usage_error(cli, tmp_path, source, cause):
+    """A file the user named with --plugin must load: exit 2, naming the file and the error,
+    nothing run or written (an installed entry point only warns: below)."""
     (tmp_path / "broken.py").write_text(source)
-    result = cli("run", "diamant", "--plugin", "broken.py", "--plugin", EXAMPLE, "-s", "example-cautious",
-                 "-s", "leave-after-hazards:k=2", "-s", "expected-value", "-n", 500)
-    assert result.exit_code == 0, result.output
-    assert "warning: plugin file broken.py failed to import" in result.stderr
-    assert cause in result.stderr and "its strategies are unavailable" in result.stderr
-    assert "example-cautious" in result.stdout                  # the other plugin works
+    for command in (["run", "diamant"], ["tournament", "diamant"], ["compare", "diamant",
+                    "--variant", "rounds=4"], ["strategies", "diamant"]):
+        strategies = [] if command[0] == "strategies" else [
+            "-s", "example-cautious", "-s", "expected-value", "-n", 500, "-o", "out.csv"]
+        result = cli(*command, "--plugin", EXAMPLE, "--plugin", "broken.py", *strategies)
+        assert result.exit_code == 2, (command, result.output)
+        assert "plugin file broken.py failed to import" in result.stderr, result.stderr
+        assert cause in result.stderr and "a file given with --plugin must import" in result.stderr
+        assert result.stdout == ""
+        assert files_in(tmp_path) == ["broken.py"]
     with pytest.raises(registry.UsageError, match=r"plugin file .*broken\.py failed to import"):
         load_plugin_file(tmp_path / "broken.py")
     assert "meeplelab_plugin_broken" not in sys.modules
     assert {"always-continue", "example-cautious"} <= {s.name for s in all_strategies("diamant")}
+
+
+def test_a_plugin_file_that_fails_names_its_origin(tmp_path):
+    """A Dask worker loads its copy of the user's file with origin=: the message names the
+    user's file, as the client's own would."""
+    copy = tmp_path / "copy" / "broken.py"
+    copy.parent.mkdir()
+    copy.write_text("raise RuntimeError('no licence key')\n")
+    with pytest.raises(registry.UsageError) as remote:
+        load_plugin_file(copy, origin="plugin file /home/user/broken.py")
+    assert str(remote.value) == ("plugin file /home/user/broken.py failed to import: "
+                                 "RuntimeError: no licence key")
 
 
 def test_missing_plugin_file_is_a_usage_error(cli):

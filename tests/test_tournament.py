@@ -11,6 +11,7 @@ from sim.core.runner import RunInfo
 from sim.civ.rules import CivRules
 from sim.core.stats import wilson
 from sim.diamant.rules import DiamantRules
+from strategies.play import play
 from strategies.registry import parse_spec
 
 SPECS = ["always-continue", "leave-at-gems:t=10", "leave-after-hazards:k=2"]
@@ -109,3 +110,74 @@ def test_team_play_with_a_strategy_on_both_teams_takes_the_mean_of_its_seats(mon
     assert h2h.win_rate[labels[0], labels[1]] == pytest.approx(0.5)
     assert h2h.mean_diff[labels[0], labels[1]] == pytest.approx(0.0)
     assert h2h.se_diff[labels[0], labels[1]] == pytest.approx(np.sqrt(24 / 11 / 12))  # 1, 1, -2
+
+
+# ---------------------------------------------------------------- head-to-head: what decides the game
+def test_head_to_head_follows_the_win_not_the_score(monkeypatch):
+    """A CIV Hegemony: seat 0 wins on 2 points against 5. The head-to-head is the winner's,
+    and two seats that both lost are even whatever their points."""
+    specs = ["greedy", "random", "majority"]
+    labels = [parse_spec("civ", s).label for s in specs]
+
+    def scripted_play(game, rules, seats, *, games, seed, on_batch, **options):
+        scores = np.tile([2, 5, 4], (games, 1))
+        on_batch(Batch(0, scores, np.tile([1.0, 0.0, 0.0], (games, 1)), {}))
+        return types.SimpleNamespace(info=RunInfo(games, games, 0.0, 1, False))
+
+    monkeypatch.setattr(tournament_module, "play", scripted_play)
+    result = tournament_module.tournament("civ", CivRules.preset(), specs, 3, deals=4, seed=1)
+    h2h = result.head_to_head().set_index(["strategy", "opponent"])
+    # every strategy sits in seat 0 (the winner) once in three rotations; else it lost, and
+    # against the other loser it is even: (1 + 0 + 1/2) / 3 against each opponent
+    for a in labels:
+        for b in labels:
+            if a != b:
+                assert h2h.win_rate[a, b] == pytest.approx(0.5)
+    g, r = labels[0], labels[1]
+    # greedy against random by the score: 2 < 5 (rotation 0), 4 > 2, 5 > 4; the mean difference
+    # stays the score's
+    assert h2h.mean_diff[g, r] == pytest.approx((-3 + 2 + 1) / 3)
+
+
+def _head_to_head_from_shares(specs, players, deals, seed):
+    """The head-to-head computed directly from the per-game shares of each rotation's games."""
+    rules = CivRules.preset()
+    bound = [parse_spec("civ", s) for s in specs]
+    S = len(bound)
+    wins, games = np.zeros((S, S)), np.zeros((S, S))
+    for rot in range(S):
+        idx = [(j + rot) % S for j in range(players)]
+        batches = []
+        play("civ", rules, [bound[i] for i in idx], games=deals, seed=seed, on_batch=batches.append,
+             progress=False)
+        shares = np.concatenate([b.shares for b in batches])
+        scores = np.concatenate([b.scores for b in batches])
+        for j, a in enumerate(idx):
+            for k, b in enumerate(idx):
+                if j != k:
+                    wins[a, b] += (shares[:, j] > shares[:, k]).sum() + 0.5 * (shares[:, j] == shares[:, k]).sum()
+                    games[a, b] += deals
+        if rot == 0:
+            outscored = (scores[:, 0] > scores[:, 1]) + 0.5 * (scores[:, 0] == scores[:, 1])
+            won = (shares[:, 0] > shares[:, 1]) + 0.5 * (shares[:, 0] == shares[:, 1])
+            assert (outscored != won).any()         # the case: the score and the winner disagree
+    return wins, games
+
+
+@pytest.mark.parametrize("specs, players", [(["greedy", "majority"], 2),
+                                            (["greedy", "random", "majority"], 3)])
+def test_civ_head_to_head_is_the_one_from_the_per_game_shares(specs, players):
+    deals, seed = 300, 4
+    result = tournament_module.tournament("civ", CivRules.preset(), specs, players, deals=deals,
+                                          seed=seed, progress=False)
+    wins, games = _head_to_head_from_shares(specs, players, deals, seed)
+    labels = [b.label for b in result.strategies]
+    h2h = result.head_to_head().set_index(["strategy", "opponent"])
+    for a in range(len(specs)):
+        for b in range(len(specs)):
+            if a != b:
+                assert h2h.games[labels[a], labels[b]] == games[a, b]
+                assert h2h.win_rate[labels[a], labels[b]] == pytest.approx(wins[a, b] / games[a, b])
+    if players == 2:            # two players: the head-to-head is the win share
+        table = result.table().set_index("strategy")
+        assert h2h.win_rate[labels[0], labels[1]] == pytest.approx(table.win_share[labels[0]])

@@ -27,6 +27,7 @@ from sim.core.stats import Z95, wilson
 
 from . import changes as C
 from .paired import ArmsRun, play_arms
+from .timing import limit_time
 
 COUNT_ROWS = ("games_changed", "result_changed")
 
@@ -68,25 +69,30 @@ def setups(game: str, rules, strategies, variants, players: int | None = None):
 def compare(game: str, rules, strategies, variants, *, players: int | None = None,
             games: int = 10_000, seed: int = 0, first_game: int = 0, rotate: bool | None = None,
             until_ci: float | None = None, main: str | None = None, chunk: int | None = None,
-            threads: int | None = None, progress: bool | None = None, engine: str = "auto"
-            ) -> pd.DataFrame:
+            threads: int | None = None, progress: bool | None = None, engine: str = "auto",
+            max_seconds: float | None = None) -> pd.DataFrame:
     """The base (rules, strategies: one spec for every seat or one per seat) against each
     variant (a text as `--variant` takes it, or a Setup), on the same seeds: deals first_game ..
     first_game + games - 1; with seats rotated (the default when a variant changes a strategy), each
     deal is played once per seating. `until_ci`: stop once the 95% half-width of the main
-    difference (`main`, default `default_main`) is below it for every variant."""
+    difference (`main`, default `default_main`) is below it for every variant. max_seconds:
+    refuse (UsageError) a comparison whose short timing exceeds it (timing.py; with `until_ci`,
+    `games` is the most it plays)."""
     base, arms = setups(game, rules, strategies, variants, players)
     if rotate is None:
         rotate = any(C.strategies_differ(base, v) for v in arms)
     main = check_main(game, main or default_main(base, arms), base.players)
     if until_ci is not None and not until_ci > 0:
         raise UsageError(f"--until-ci {until_ci}: the half-width must be a positive number")
+    rotations = base.players if rotate else 1
+    limit_time(game, [base, *arms], games, seed, rotations, threads, engine, max_seconds,
+               f"-n {games:,}" + (" (the most --until-ci plays)" if until_ci is not None else ""))
     stop = None
     if until_ci is not None:
         def stop(run):
             return all(half_width(run, a, main) < until_ci for a in range(1, len(run.setups)))
     run = play_arms(game, [base, *arms], deals=games, seed=seed, first_game=first_game,
-                    rotations=base.players if rotate else 1, chunk=chunk, threads=threads,
+                    rotations=rotations, chunk=chunk, threads=threads,
                     progress=progress, engine=engine, stop=stop,
                     desc=f"compare {game}")
     df = table(run)

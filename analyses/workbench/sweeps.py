@@ -30,11 +30,11 @@ from sim.core.stats import Z95, paired_difference, wilson
 from . import changes as C
 from .comparison import check_main
 from .paired import play_arms
+from .timing import ESTIMATE_GAMES, check_limit, duration, estimate_seconds
 
 MAX_POINTS = 10_000
 GOALS = ("max", "min", "zero")
 KEPT_VALUES = 1 << 26        # per-game objective values kept for the best-vs-runner-up pairing
-ESTIMATE_GAMES = 200_000     # a sweep of at least this many games says first how long it takes
 
 
 # ---------------------------------------------------------------- the grid
@@ -125,11 +125,12 @@ def sweep(game: str, rules, strategies, grid, *, players: int | None = None, gam
           seed: int = 0, objective: str | None = None, goal: str | None = None,
           rotate: bool | None = None, chunk: int | None = None, threads: int | None = None,
           progress: bool | None = None, engine: str = "auto", estimate: bool = True,
-          echo=None) -> pd.DataFrame:
+          echo=None, max_seconds: float | None = None) -> pd.DataFrame:
     """Play every point of `grid` (texts `KEY=VALUES`) on the same seeds: `games` deals each
     (once per seating when seats are rotated, the default when a seat's strategy is swept).
-    echo: where the time estimate and progress messages go (None: nowhere). On Ctrl-C the
-    finished points are returned (attrs["interrupted"])."""
+    echo: where the time estimate and progress messages go (None: nowhere). max_seconds: refuse
+    (UsageError) a sweep whose estimate exceeds it (timing.py). On Ctrl-C the finished points
+    are returned (attrs["interrupted"])."""
     base = C.base_setup(game, rules, strategies, players)
     keys, values, setups = parse_grid(game, base, grid)
     objective = check_main(game, objective or default_objective(keys, base.players), base.players)
@@ -141,10 +142,12 @@ def sweep(game: str, rules, strategies, grid, *, players: int | None = None, gam
     rotations = base.players if rotate else 1
     say = echo or (lambda m: None)
     total = len(setups) * games * rotations
-    if estimate and total >= ESTIMATE_GAMES:
+    if (estimate or max_seconds is not None) and total >= ESTIMATE_GAMES:
         seconds = estimate_seconds(game, setups, games, seed, rotations, threads, engine)
+        check_limit(seconds, games, max_seconds,
+                    f"-n {games:,} ({len(setups)} points x {games * rotations:,} games)")
         say(f"sweep: {len(setups)} points x {games * rotations:,} games; estimated "
-            f"{_duration(seconds)} (from a short timing)")
+            f"{duration(seconds)} (from a short timing)")
     keep_all = len(setups) * games * rotations <= KEPT_VALUES
     kept, rows, runs = {}, [], []
     start, interrupted = time.perf_counter(), False
@@ -220,31 +223,6 @@ def _best(game, df, setups, kept, objective, goal, games, seed, rotations, chunk
                advantage=diff, advantage_se=se, advantage_ci_low=diff - Z95 * se,
                advantage_ci_high=diff + Z95 * se)
     return out
-
-
-def estimate_seconds(game, setups, games, seed, rotations, threads, engine) -> float:
-    """The whole sweep's time from timing a few games at its first and last points (the cost of
-    a point may depend on its parameters, a search budget say): at most a tenth of a point's
-    games each, more until the timing takes a tenth of a second."""
-    rates = []
-    for s in [setups[0]] + ([setups[-1]] if len(setups) > 1 else []):
-        n = 16
-        while True:
-            run = play_arms(game, [s], deals=n, seed=seed, rotations=rotations, threads=threads,
-                            engine=engine, progress=False, paired=False)
-            if run.info.elapsed >= 0.1 or n >= games // 10:
-                break
-            n = min(4 * n, max(games // 10, 16))
-        rates.append(run.games / max(run.info.elapsed, 1e-9))
-    return len(setups) * games * rotations / float(np.mean(rates))
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.1f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def format_best(best: dict) -> str:

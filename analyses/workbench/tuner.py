@@ -35,6 +35,7 @@ from strategies.registry import Bound, parse_spec
 from . import changes as C
 from .comparison import check_main, table
 from .paired import play_arms
+from .timing import limit_time
 
 
 @dataclasses.dataclass(frozen=True)
@@ -104,9 +105,12 @@ def lineup_setup(game: str, rules, strategy: Bound, against, players, label: str
 def tune(game: str, rules, strategy: str, params, against=(), *, players: int | None = None,
          trials: int = 30, games: int = 2_000, confirm_games: int | None = None, seed: int = 0,
          objective: str | None = None, rotate: bool | None = None, threads: int | None = None,
-         engine: str = "auto", progress: bool | None = None) -> pd.DataFrame:
+         engine: str = "auto", progress: bool | None = None,
+         max_seconds: float | None = None) -> pd.DataFrame:
     """Tune `strategy`'s parameters (`params`: texts `NAME=LO..HI`) against `against`; `games`
-    deals per trial; `confirm_games` (default 4 x games) fresh deals for the confirmation."""
+    deals per trial; `confirm_games` (default 4 x games) fresh deals for the confirmation.
+    max_seconds: refuse (UsageError) a study whose short timing (of the default parameters)
+    exceeds it, trials and confirmation together (timing.py)."""
     import optuna
 
     default = parse_spec(game, strategy) if isinstance(strategy, str) else strategy
@@ -123,6 +127,9 @@ def tune(game: str, rules, strategy: str, params, against=(), *, players: int | 
                            base.players)
     rotations = base.players if (rotate if rotate is not None else base.players > 1) else 1
     confirm_games = confirm_games or 4 * games
+    limit_time(game, [base], games, seed, rotations, threads, engine, max_seconds,
+               f"-n {games:,} ({trials} trials, then {confirm_games:,} deals twice to confirm)",
+               deals=trials * games + 2 * confirm_games)
     defaults = dict(default.values)
     first = {r.name: (int(defaults[r.name]) if r.integer else float(defaults[r.name]))
              for r in ranges}
