@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from sim.core import output
-from sim.core.stats import paired_difference
+from sim.core.stats import Z95, paired_difference
 from sim.diamant.game import FIELD
 from sim.diamant.rules import DiamantRules
 from strategies import diamant_map as M
@@ -48,18 +48,19 @@ def run(out_dir: Path, quick: bool = False, seed: int = DEFAULT_SEED) -> Section
     d = duel.iloc[0]
     worst = solo[solo.states >= MIN_STATES]
     agree = int((worst.z.abs() <= 3.5).sum())
+    low, high = (d.win_share_difference + k * Z95 * d.se_difference for k in (-1, 1))
     md = f"""## {TITLE}
 
 ![decision map]({NAME}.png)
 
 For each state seat 0 meets in real {PLAYERS}-player games, the map shows the expected gain in
 final score (left) and in win share (right) of going on for one more card and then playing on
-as before, over leaving now (blue: go on; red: leave; a dot: the 95% interval includes 0). Each game is played twice on the same
-seeds, seat 0 forced to leave at one decision drawn at random (round and decision step) and
-forced to go on there. Seat 0 plays the best threshold rule of the leave-threshold analysis
+as before, over leaving now (blue: go on; red: leave; a dot: the 95% interval includes 0).
+Each game is played twice on the same seeds, seat 0 forced to leave at one decision drawn at
+random (round and decision step) and forced to go on there. Seat 0 plays the best threshold rule of the leave-threshold analysis
 (`{M.BASE}`) before and after the probed decision, against that analysis's field
-({', '.join(f'`{f}`' for f in FIELD)}, cycled), so the states are those such a player meets. A cell pools the round, the gems on the path (their
-mean is in the CSV) and the scores so far.
+({', '.join(f'`{f}`' for f in FIELD)}, cycled), so the states are those such a player meets.
+A cell pools the round, the gems on the path (their mean is in the CSV) and the scores so far.
 
 Rule of thumb ({PLAYERS} players, by expected score; cells with at least {MIN_STATES} states):
 
@@ -78,9 +79,9 @@ The `decision-map` strategy (go on where the map's score gain is positive) again
 threshold rule of the leave-threshold analysis (`{BEST_THRESHOLD}`), in seat 0 against the same
 field, {d.games:,} paired games: win share {d.map_win_share:.4f} against
 {d.threshold_win_share:.4f}, difference {d.win_share_difference:+.4f}
-[{d.win_share_difference - 1.96 * d.se_difference:+.4f}, {d.win_share_difference + 1.96 * d.se_difference:+.4f}] (95%); mean score
+[{low:+.4f}, {high:+.4f}] (95%); mean score
 {d.map_mean_score:.2f} against {d.threshold_mean_score:.2f}, difference
-{d.score_difference:+.2f} ± {1.96 * d.se_score_difference:.2f}.
+{d.score_difference:+.2f} ± {Z95 * d.se_score_difference:.2f}.
 
 - Command: `meeplelab analyse {NAME}` (also run by `meeplelab report`)
 - Seed: {seed}; games: {games:,} probed games (4 players), {solo_games:,} solo;

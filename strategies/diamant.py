@@ -6,7 +6,6 @@ signature (see `strategies/examples/diamant_plugin.py`).
 """
 from sim.diamant import policies as K
 
-from .diamant_map import DEFAULT_SEED, play_map, prepare_map
 from .diamant_solo import build_policy, solo_optimal
 from .registry import Param, register
 
@@ -61,13 +60,22 @@ def _solo_table(rules, players):
                          f"it cannot play a {players}-player game (use --players 1 --preset solo)")
     return build_policy(rules)
 
-register(GAME, "decision-map", play_map,
+MAP_SEED = 2024   # the decision map's rollouts
+
+
+def prepare_map(values, rules, players):
+    """The map's table, built on first use (the builder imports the engines and the jobs)."""
+    from .diamant_map import prepare_map as build
+    return build(values, rules, players)
+
+
+register(GAME, "decision-map", K.decision_map,
          doc="Go on or leave by the decision map (strategies/diamant_map.py): in the cell of the "
              "state (players inside, hazard kinds out once, gems carried), go on where paired "
              "rollouts found going on one more card, then playing the field's policy, better than "
              "leaving, in expected final score. The map is built when the strategy is prepared.",
          params=[Param("games", 100_000, "paired rollouts per field policy the map is built from", 1_000, 1e9),
-                 Param("seed", DEFAULT_SEED, "seed of the rollouts", 0, 2 ** 63 - 1)],
+                 Param("seed", MAP_SEED, "seed of the rollouts", 0, 2 ** 63 - 1)],
          observes="players inside, hazards revealed, own carried gems",
          source="paired rollouts from sampled states against the leave-threshold field",
          prepare=prepare_map)

@@ -15,9 +15,10 @@ round and the scores so far are pooled within a cell (their means are in the map
 
 `decision-map` plays the map: in each cell, go on where the map's gain in final score is
 positive, leave where it is not or where no game met the cell. By score, the map is a one-step
-improvement of the base policy (exact up to the pooling of states within a cell); the win-share gain is not one (a cell pools states whose
-standings differ, and a lead or a deficit changes what a card is worth in wins). It builds its
-own map when prepared (seeded, `games` probes per field policy), once per process.
+improvement of the base policy (exact up to the pooling of states within a cell); the win-share
+gain is not one (a cell pools states whose standings differ, and a lead or a deficit changes
+what a card is worth in wins). It builds its own map when prepared (seeded, `games` probes per
+field policy), once per process.
 """
 from __future__ import annotations
 
@@ -29,11 +30,12 @@ from numba import njit
 
 from sim.core.rng import PROBE_STREAM, split_below, stream_key
 from sim.core.runner import run_chunks
-from sim.core.strategy_api import DECIDE_SIG
+from sim.core.stats import Z95
 from sim.diamant import fast, observation as O, reference
 from sim.diamant.game import FIELD
 from sim.diamant.rules import MAX_HAZARD_KINDS, MAX_PLAYERS, DiamantRules
 
+from .diamant import MAP_SEED as DEFAULT_SEED
 from .jobs import Job, LineupData
 from .play import _bound, choose_engine, kernels_and_params
 from .registry import Bound
@@ -45,7 +47,6 @@ GEM_BINS = 21          # 0-1, 2-3, ..., 38-39, 40 and more
 # share and by score), which the map improves on by one step
 BASE = "leave-at-gems:t=6"
 SOLO_BASE = "solo-optimal"
-DEFAULT_SEED = 2024
 _SHAPE = (MAX_PLAYERS + 1, MAX_HAZARD_KINDS + 1, GEM_BINS)
 # per cell: samples, then sums of the score gain, its square, the win gain, its square,
 # gems on the path, artifacts on the path
@@ -184,34 +185,20 @@ def map_frame(total: np.ndarray, players: int) -> pd.DataFrame:
         se = np.sqrt(np.maximum(var, 0.0) / n) / unit
         mean = mean / unit
         df[name], df[f"{name}_se"] = mean, se
-        df[f"{name}_low"], df[f"{name}_high"] = mean - 1.96 * se, mean + 1.96 * se
+        df[f"{name}_low"], df[f"{name}_high"] = mean - Z95 * se, mean + Z95 * se
     df["mean_gems_on_path"] = t[:, 5] / n
     df["mean_artifacts_on_path"] = t[:, 6] / n
     return df
 
 
 # ---------------------------------------------------------------- the strategy
-HEADER = 3   # kinds dimension, gem bins, gem bin width; then a 0/1 leave flag per cell
-
-
 def pack_map(df: pd.DataFrame) -> np.ndarray:
-    """The map as the `decision-map` table: leave where the gain in final score is not
-    positive, or where no state of the cell was met."""
+    """The map as the `decision-map` table (`sim.diamant.policies.decision_map`, after its
+    MAP_HEADER): leave where the gain in final score is not positive, or where no state of the
+    cell was met."""
     leave = np.ones(_SHAPE, np.float64)
     leave[df.inside, df.hazard_kinds_out, df.gems_low // GEM_BIN] = (df.score_gain <= 0).astype(np.float64)
     return np.concatenate([[MAX_HAZARD_KINDS + 1, GEM_BINS, GEM_BIN], leave.ravel()])
-
-
-@njit(DECIDE_SIG, cache=True)
-def play_map(obs, params, rng):
-    """0 = go on, 1 = leave, looked up in the cell of the state (`pack_map`)."""
-    k_dim = np.int64(params[0])
-    bins = np.int64(params[1])
-    kinds = 0
-    for k in range(obs[O.HAZARD_KINDS]):
-        kinds += obs[O.HAZARD_SEEN + k] > 0
-    gems = min(obs[O.CARRIED] // np.int64(params[2]), bins - 1)
-    return np.int64(params[HEADER + (obs[O.IN_CAVE] * k_dim + kinds) * bins + gems])
 
 
 @functools.lru_cache(maxsize=16)

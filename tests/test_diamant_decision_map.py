@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from sim.diamant import fast, observation as O, reference
+from sim.diamant import fast, observation as O, policies as K, reference
 from sim.diamant.reference import Probe
 from sim.diamant.rules import DiamantRules
 from strategies import diamant_map as M
@@ -126,7 +126,7 @@ def test_the_strategy_goes_on_exactly_in_the_cells_where_the_score_gain_is_posit
     decide = {}
     for carried in range(10):
         obs[O.CARRIED] = carried
-        decide[carried] = M.play_map(obs, table, rng)
+        decide[carried] = K.decision_map(obs, table, rng)
     assert decide == {c: O.CONTINUE if c in (4, 5) else O.LEAVE for c in range(10)}
     obs[O.CARRIED], obs[O.IN_CAVE] = 4, 2                    # another cell: not met, leave
-    assert M.play_map(obs, table, rng) == O.LEAVE
+    assert K.decision_map(obs, table, rng) == O.LEAVE

@@ -93,3 +93,20 @@ def expected_value(obs, params, rng):
             gain += obs[O.TREASURE_VALUE + i] // n_in
     loss = params[0] * obs[O.DANGER_HAZARDS] * obs[O.CARRIED]
     return O.LEAVE if loss > gain else O.CONTINUE
+
+
+MAP_HEADER = 3   # a decision map's table: kinds dimension, gem bins, gem bin width, then a
+                 # 0/1 leave flag per (players inside, hazard kinds out, gem bin) cell
+
+
+@njit(DECIDE_SIG, cache=True, error_model="numpy")
+def decision_map(obs, params, rng):
+    """0 = go on, 1 = leave, looked up in the cell of the state (strategies/diamant_map.py
+    builds the table)."""
+    k_dim = np.int64(params[0])
+    bins = np.int64(params[1])
+    kinds = 0
+    for k in range(obs[O.HAZARD_KINDS]):
+        kinds += obs[O.HAZARD_SEEN + k] > 0
+    gems = min(obs[O.CARRIED] // np.int64(params[2]), bins - 1)
+    return np.int64(params[MAP_HEADER + (obs[O.IN_CAVE] * k_dim + kinds) * bins + gems])
