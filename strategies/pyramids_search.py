@@ -6,13 +6,14 @@ since the observation does not show every rule.
 """
 import numpy as np
 
+from sim.core.errors import UsageError
 from sim.pyramids import fast as F
 from sim.pyramids import search as S
+from sim.pyramids.rules import TILE_NAMES
 
 from .registry import Param, register
 
 GAME = "pyramids"
-
 
 
 def _with_rules(*names):
@@ -31,6 +32,14 @@ _DETERMINIZED = ("Each playout deals what the seat cannot see (the deck order, t
                  "hands and tombs, from the cards it has not seen and those it saw them take) "
                  "consistently with the hand, tomb and deck sizes (sim/pyramids/search.py).")
 
+_FLAT_MC = [Param("sims", 100, "playouts per candidate", 1, 1_000_000),
+            Param("prune", 2, "candidates: the greedy's k best, its own choice first "
+                  "(0: every legal action, in legal order)", 0, 32),
+            Param("z", 1.0, "play another candidate than the first only if it beats it by "
+                  "more than z standard errors of the paired difference (0: the best mean)",
+                  0.0, 10.0),
+            _ROLLOUT, _MARGIN]
+
 register(GAME, "flat-mc", S.flat_mc_policy, stochastic=True,
          prepare=_with_rules("sims", "prune", "z", "rollout", "margin"),
          doc="Flat Monte-Carlo over the greedy's best actions: each candidate (the greedy's "
@@ -40,13 +49,7 @@ register(GAME, "flat-mc", S.flat_mc_policy, stochastic=True,
              "result beats it by more than z standard errors. Playout i of every candidate uses "
              "the same determinization (common random numbers). " + _DETERMINIZED +
              " Measured defaults: docs/pyramids-strategies.md.",
-         params=[Param("sims", 100, "playouts per candidate", 1, 1_000_000),
-                 Param("prune", 2, "candidates: the greedy's k best, its own choice first "
-                       "(0: every legal action, in legal order)", 0, 32),
-                 Param("z", 1.0, "play another candidate than the first only if it beats it by "
-                       "more than z standard errors of the paired difference (0: the best mean)",
-                       0.0, 10.0),
-                 _ROLLOUT, _MARGIN],
+         params=_FLAT_MC,
          observes="the observation vector (own hand and tomb, every pyramid and obelisk, the "
                   "quarry, tiles, hand and tomb sizes, cards seen taken)",
          source="flat Monte-Carlo with determinization (perfect-information Monte-Carlo)")
@@ -62,3 +65,26 @@ register(GAME, "ismcts", S.ismcts_policy, stochastic=True,
                  _ROLLOUT, _MARGIN],
          observes="the observation vector (as flat-mc)",
          source="SO-ISMCTS (Cowling, Powley and Whitehouse, 2012)")
+
+
+def _force_with_rules(values, rules, players):
+    tile = values["tile"]
+    if tile not in rules.tiles(players):
+        raise UsageError(f"strategy 'force-tile-mc' tile={tile}: no such tile at {players} players "
+                         f"(allowed: {', '.join(map(str, rules.tiles(players)))})")
+    flat = _with_rules("sims", "prune", "z", "rollout", "margin")(values, rules, players)
+    return np.concatenate([[float(tile), float(values["round"])], flat])
+
+
+register(GAME, "force-tile-mc", S.force_tile_flat_mc_policy, stochastic=True,
+         prepare=_force_with_rules,
+         params=[Param("tile", 1, "the God tile to take: " + ", ".join(
+                     f"{t} {TILE_NAMES[t]}" for t in range(1, 6)), 1, 5),
+                 Param("round", 1, "the round (1..10) in which to take it", 1, 10)] + _FLAT_MC,
+         doc="Takes God tile `tile` in round `round` when it is still on offer at its turn to "
+             "choose, and plays every other decision as flat-mc with the given parameters. The "
+             "flat-mc probe of the tile-choice analysis (analyses/pyramids_god_tile_value.py): "
+             "before that round it draws what flat-mc draws, so the forced games of one deal "
+             "share their past.",
+         observes="as flat-mc",
+         source="analysis probe")

@@ -570,11 +570,24 @@ def test_a_run_too_long_is_refused_end_to_end(tmp_path):
     assert files_in(tmp_path) == []
 
 
+def _wait_for_a_finished_chunk(proc, tmp_path):
+    """Until at least one chunk is in the per-game temporary file, then a little more (a fixed
+    sleep fails on a loaded machine, where loading the kernels can take seconds)."""
+    deadline = time.monotonic() + 60
+    while not any(p.name.startswith(".out-games.csv.") and p.stat().st_size > 0
+                  for p in tmp_path.iterdir()):
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "no game finished within 60 s"
+        time.sleep(0.05)
+    time.sleep(0.5)
+
+
 def test_kill_stops_a_background_run_like_ctrl_c(tmp_path):
     """SIGTERM keeps the finished games even where SIGINT is ignored (a shell's background job)."""
     with reaped(meeplelab_process("run", "diamant", "-s", "always-continue", "-n", "1e9", "--chunk",
-                                  20000, "-o", "out.csv", cwd=tmp_path, sigint=signal.SIG_IGN)) as proc:
-        time.sleep(3)
+                                  20000, "-o", "out.csv", "--per-game", cwd=tmp_path,
+                                  sigint=signal.SIG_IGN)) as proc:
+        _wait_for_a_finished_chunk(proc, tmp_path)
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
@@ -584,14 +597,7 @@ def test_kill_stops_a_background_run_like_ctrl_c(tmp_path):
 def test_ctrl_c_keeps_the_finished_games_and_says_so(tmp_path):
     with reaped(meeplelab_process("run", "diamant", "-s", "always-continue", "-n", "1e9", "--chunk",
                                   20000, "-o", "out.csv", "--per-game", cwd=tmp_path)) as proc:
-        # wait until at least one chunk is in the per-game temporary file, then a little more
-        deadline = time.monotonic() + 60
-        while not any(p.name.startswith(".out-games.csv.") and p.stat().st_size > 0
-                      for p in tmp_path.iterdir()):
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "no game finished within 60 s"
-            time.sleep(0.05)
-        time.sleep(0.5)
+        _wait_for_a_finished_chunk(proc, tmp_path)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -386,3 +386,15 @@ def ismcts_policy(obs, params, rng):
     """ismcts, params (iters, c, rollout, margin, packed rules...)."""
     return CS.ismcts(GAME, obs, rng, int(params[TS_ITERS]), params[TS_C], 0, 0, 0,
                      params[TS_ROLLOUT:])
+
+
+@njit(cache=True)
+def force_tile_flat_mc_policy(obs, params, rng):
+    """force-tile-mc: tile params[0] in round params[1] when it is on offer; flat-mc with
+    params[2:] for every other decision (the tile-choice analysis's forced flat-mc seat).
+    Before that round it draws exactly what flat-mc draws, so forced games share their past."""
+    if obs[O.DECISION] == O.D_TILE and obs[O.ROUND] + 1 == params[1]:
+        for i in range(obs[O.N_LEGAL]):
+            if O.action_arg(obs[O.LEGAL + i]) == params[0]:
+                return i
+    return flat_mc_policy(obs, params[2:], rng)
