@@ -85,7 +85,7 @@ def level_count(pyr, level):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pyramid_spots(pyr, contiguous, spots):
     """The legal spots of the next pyramid card into `spots`, ascending; their number (>= 1
     while the pyramid has a free slot)."""
@@ -116,7 +116,7 @@ def pyramid_spots(pyr, contiguous, spots):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def place(pyr, card, spot):
     """Put `card` at `spot`: at the base's left end every card moves one position right."""
     if spot == SPOT_LEFT:

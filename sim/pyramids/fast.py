@@ -120,7 +120,7 @@ def tiles_in_play(players, tile):
     return tile <= 4 or players >= 4
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def powers(r, players, tile):
     """(may tomb, may obelisk, only one of the two) of a tile, besides the pyramid card: the
     compiled twin of `PyramidsRules.powers`."""
@@ -227,7 +227,7 @@ def _draw(g, streams, n):
 
 
 # ---------------------------------------------------------------- the stages (§4)
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _stock(g, streams):
     """§4.1: one face-up pair per player; the tiles of the round."""
     players, n = g[G_PLAYERS], g[G_N_CARDS]
@@ -243,7 +243,7 @@ def _stock(g, streams):
     g[G_STAGE] = ST_TILE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _next_turn(g, r):
     """§4.3: the owner of the next tile in ascending order takes its turn; none left: the end
     of the round."""
@@ -262,7 +262,7 @@ def _next_turn(g, r):
     g[G_STAGE] = ST_ROUND_END
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_round(g, streams, r):
     """§4.5: the 2-player tile rotation, the token to the left; after 10 rounds, the end."""
     players = g[G_PLAYERS]
@@ -284,7 +284,7 @@ def _end_round(g, streams, r):
     g[G_STAGE] = ST_END if g[G_ROUND] >= ROUNDS else ST_STOCK
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _legal(g, r, stage):
     """The legal list of the stage's decision into G_LEGAL (the reference's order); its length,
     or 0 when the stage asks nothing (then it has moved the machine on)."""
@@ -337,7 +337,7 @@ def _legal(g, r, stage):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _discard_all(g, seat, keep):
     """§4.4: the hand but `keep` (or all, keep = -1) to the seat's discards; the turn ends."""
     at = seat_at(g, seat)
@@ -373,13 +373,13 @@ def _lay(g, at, seat, card, list_at, n_at, kind):
     g[G_LOC + card] = kind * 8 + seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply(g, r, stage, action):
     """Carry out the stage's chosen action and move the machine on."""
     card, arg = O.action_card(action), O.action_arg(action)
     if stage == ST_TILE:
         players = g[G_PLAYERS]
-        seat = (g[G_FIRST] + g[G_K]) % players
+        seat = _chooser(g)
         g[G_OWNER + arg - 1] = seat
         at = seat_at(g, seat)
         g[at + P_TILES] = 10 * g[at + P_TILES] + arg
@@ -427,6 +427,14 @@ def _apply(g, r, stage, action):
 
 
 @njit(cache=True, inline="always")
+def _chooser(g):
+    """The seat choosing the next tile: (first + k) mod players, without a division (a 64-bit
+    division at every tile choice cost ~5% of random games)."""
+    seat = g[G_FIRST] + g[G_K]
+    return seat - g[G_PLAYERS] if seat >= g[G_PLAYERS] else seat
+
+
+@njit(cache=True, inline="always")
 def _decision_of(stage):
     return stage - 2 if stage >= ST_PAIR else O.D_TILE
 
@@ -464,7 +472,7 @@ def run(g, obs, streams, r, resume):
         g[G_DECISIONS] += 1
         if g[G_DECISIONS] > MAX_TURNS:
             return RUN_ENDLESS
-        seat = (g[G_FIRST] + g[G_K]) % g[G_PLAYERS] if stage == ST_TILE else g[T_SEAT]
+        seat = _chooser(g) if stage == ST_TILE else g[T_SEAT]
         g[G_SEAT], g[G_DECISION], g[G_N_LEGAL] = seat, _decision_of(stage), n
         if n == 1:
             _apply(g, r, stage, g[G_LEGAL])
