@@ -10,7 +10,8 @@ Design:
     rebuild it from an observation and play it on with the same code.
   - the round is a small resumable machine, `run(g, obs, streams, r, resume)`: one function per
     stage (stock the quarry, a tile choice, then each turn's pair, pyramid card, tomb, obelisk
-    and keep decisions, the round's end), and one decision site, `_decide`, which calls the
+    and keep decisions, the round's end), inlined into `run` (called, they cost 28% of random
+    games' speed: docs/engine-performance.md), and one decision site, `_decide`, which calls the
     seat's strategy (natively for `random`, else through the address of its compiled body,
     after filling the seat's observation) or returns to the caller (a first-class function the
     engine cannot call by address, or the search's own moves), to be resumed with the index.
@@ -428,8 +429,7 @@ def _apply(g, r, stage, action):
 
 @njit(cache=True, inline="always")
 def _chooser(g):
-    """The seat choosing the next tile: (first + k) mod players, without a division (a 64-bit
-    division at every tile choice cost ~5% of random games)."""
+    """The seat choosing the next tile: (first + k) mod players, without a division."""
     seat = g[G_FIRST] + g[G_K]
     return seat - g[G_PLAYERS] if seat >= g[G_PLAYERS] else seat
 
