@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from sim.core.stats import paired_difference
 from sim.pyramids.rules import ROUNDS, TILE_NAMES
@@ -31,3 +32,20 @@ def paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     if len(a) < 2:
         return float("nan"), float("nan")
     return paired_difference(a, b)
+
+
+def mean_over_rounds(df: pd.DataFrame, keys: list[str], pairs) -> pd.DataFrame:
+    """Per group of `keys`, each (value, its SE) column pair of `pairs` averaged over the group's
+    rounds, with `rounds` their number. The rounds are independent runs: the SE of the mean is the
+    root of the summed variances over the number of rounds. Rows without an SE (of the first
+    pair) are left out; a group left with none gets NaN."""
+    out = []
+    for group, sub in df.groupby(keys, sort=True):
+        sub = sub.dropna(subset=[pairs[0][1]])
+        k = len(sub)
+        row = dict(zip(keys, group), rounds=k)
+        for value, se in pairs:
+            row[value] = sub[value].mean()
+            row[se] = float(np.sqrt((sub[se] ** 2).sum()) / k) if k else np.nan
+        out.append(row)
+    return pd.DataFrame(out)

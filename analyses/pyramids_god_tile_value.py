@@ -18,7 +18,7 @@ from sim.core.stats import Z95
 from strategies.play import resolve_rules
 
 from .common import markdown_table, save_figure
-from .pyramids_common import GAME, games_of, paired, tile_at, tile_name
+from .pyramids_common import GAME, games_of, mean_over_rounds, paired, tile_at, tile_name
 from . import pyramids_tile_choice as TC
 from .registry import Section
 
@@ -75,18 +75,9 @@ def against_own_choice(forced: dict, base: dict, rules, players: int, games: int
 
 
 def averages(df: pd.DataFrame) -> pd.DataFrame:
-    """Each tile's value averaged over the rounds (the rounds are independent runs: the SE of
-    the mean is the root of the summed variances over the number of rounds)."""
-    out = []
-    for (players, tile, god), sub in df.groupby(["players", "tile", "god"], sort=True):
-        sub = sub.dropna(subset=["score_se"])
-        k = len(sub)
-        out.append({"players": players, "tile": tile, "god": god, "rounds": k,
-                    "score_diff": sub.score_diff.mean(),
-                    "score_se": float(np.sqrt((sub.score_se ** 2).sum()) / k) if k else np.nan,
-                    "win_diff": sub.win_diff.mean(),
-                    "win_se": float(np.sqrt((sub.win_se ** 2).sum()) / k) if k else np.nan})
-    return pd.DataFrame(out)
+    """Each tile's value averaged over the 10 rounds, with its SE."""
+    return mean_over_rounds(df, ["players", "tile", "god"],
+                            (("score_diff", "score_se"), ("win_diff", "win_se")))
 
 
 def _mc_probe(tile: int, round_number: int) -> str:

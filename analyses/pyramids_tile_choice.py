@@ -19,7 +19,7 @@ import pandas as pd
 from sim.core.stats import Z95
 
 from .common import save_figure
-from .pyramids_common import games_of, tile_at, tile_name
+from .pyramids_common import games_of, mean_over_rounds, tile_at, tile_name
 
 MIN_DEALS = 2            # a cell with fewer deals has no standard error
 
@@ -78,19 +78,12 @@ def choice_values(forced: dict, players: int, base: dict | None = None) -> pd.Da
 
 
 def over_rounds(df: pd.DataFrame, rounds=None) -> pd.DataFrame:
-    """Each (players, place, tile)'s mean advantage over the given rounds (default all), the
-    rounds being independent runs: the SE is the root of the summed variances over their number."""
+    """Each (players, place, tile)'s mean advantage over the given rounds (default all), with its
+    SE (pyramids_common.mean_over_rounds); tiles with no round of data are left out."""
     sub = df if rounds is None else df[df["round"].isin(list(rounds))]
-    sub = sub.dropna(subset=["score_se"])
-    out = []
-    for (players, place, tile, god), g in sub.groupby(["players", "place", "tile", "god"]):
-        k = len(g)
-        out.append({"players": players, "place": place, "tile": tile, "god": god, "rounds": k,
-                    "score_rel": g.score_rel.mean(),
-                    "score_se": float(np.sqrt((g.score_se ** 2).sum()) / k),
-                    "win_rel": g.win_rel.mean(),
-                    "win_se": float(np.sqrt((g.win_se ** 2).sum()) / k)})
-    return pd.DataFrame(out)
+    avg = mean_over_rounds(sub, ["players", "place", "tile", "god"],
+                           (("score_rel", "score_se"), ("win_rel", "win_se")))
+    return avg[avg.rounds > 0].reset_index(drop=True) if len(avg) else avg
 
 
 def best_tiles(avg: pd.DataFrame) -> pd.DataFrame:
@@ -154,8 +147,7 @@ def plot_choice(df: pd.DataFrame, path: Path, title: str) -> None:
                 ax.set_xlabel("round")
             if j == 0:
                 ax.set_ylabel("score vs mean on offer")
-    handles, labels = next(ax for row in axes for ax in row if ax.get_visible()).get_legend_handles_labels()
-    by_label = dict(zip(labels, handles))
+    by_label = {}
     for ax in (a for row in axes for a in row if a.get_visible()):
         for h, l in zip(*ax.get_legend_handles_labels()):
             by_label.setdefault(l, h)

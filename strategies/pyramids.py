@@ -125,11 +125,22 @@ register(GAME, "god-priority", K.god_priority, prepare=_order_params, params=[OR
          source="hand-written one-ply heuristic")
 
 
-def _force_params(values, rules, players):
+def check_forced_tile(name, values, rules, players) -> int:
+    """The forced tile of probe `name`, checked against the tiles in play at `players`."""
     tile = values["tile"]
     if tile not in rules.tiles(players):
-        raise UsageError(f"strategy 'force-tile' tile={tile}: no such tile at {players} players "
+        raise UsageError(f"strategy {name!r} tile={tile}: no such tile at {players} players "
                          f"(allowed: {', '.join(map(str, rules.tiles(players)))})")
+    return tile
+
+
+FORCED_TILE_PARAMS = [Param("tile", 1, "the God tile to take: " + ", ".join(
+                          f"{t} {TILE_NAMES[t]}" for t in range(1, len(TILE_LETTERS) + 1)), 1, 5),
+                      Param("round", 1, "the round (1..10) in which to take it", 1, 10)]
+
+
+def _force_params(values, rules, players):
+    tile = check_forced_tile("force-tile", values, rules, players)
     p = _params(TILE_LETTERS, K.GREEDY_DEFAULTS, rules, players)
     p[K.P_FORCE_TILE] = tile
     p[K.P_FORCE_ROUND] = values["round"]
@@ -137,9 +148,7 @@ def _force_params(values, rules, players):
 
 
 register(GAME, "force-tile", K.force_tile, prepare=_force_params,
-         params=[Param("tile", 1, "the God tile to take: " + ", ".join(
-                     f"{t} {TILE_NAMES[t]}" for t in range(1, len(TILE_LETTERS) + 1)), 1, 5),
-                 Param("round", 1, "the round (1..10) in which to take it", 1, 10)],
+         params=FORCED_TILE_PARAMS,
          doc="Takes God tile `tile` in round `round` when it is still on offer at its turn to "
              "choose, and plays every other decision as the greedy with its default weights. "
              "The probe of the God-tile value analysis (analyses/pyramids_god_tile_value.py). "

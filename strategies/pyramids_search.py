@@ -6,11 +6,10 @@ since the observation does not show every rule.
 """
 import numpy as np
 
-from sim.core.errors import UsageError
 from sim.pyramids import fast as F
 from sim.pyramids import search as S
-from sim.pyramids.rules import TILE_NAMES
 
+from .pyramids import FORCED_TILE_PARAMS, check_forced_tile
 from .registry import Param, register
 
 GAME = "pyramids"
@@ -40,8 +39,9 @@ _FLAT_MC = [Param("sims", 100, "playouts per candidate", 1, 1_000_000),
                   0.0, 10.0),
             _ROLLOUT, _MARGIN]
 
-register(GAME, "flat-mc", S.flat_mc_policy, stochastic=True,
-         prepare=_with_rules("sims", "prune", "z", "rollout", "margin"),
+_flat_mc_prepare = _with_rules("sims", "prune", "z", "rollout", "margin")
+
+register(GAME, "flat-mc", S.flat_mc_policy, stochastic=True, prepare=_flat_mc_prepare,
          doc="Flat Monte-Carlo over the greedy's best actions: each candidate (the greedy's "
              "`prune` best, its own choice first; every legal action with prune=0) is played out "
              "sims times to the end of the game with the rollout policy for every seat, on the "
@@ -68,19 +68,14 @@ register(GAME, "ismcts", S.ismcts_policy, stochastic=True,
 
 
 def _force_with_rules(values, rules, players):
-    tile = values["tile"]
-    if tile not in rules.tiles(players):
-        raise UsageError(f"strategy 'force-tile-mc' tile={tile}: no such tile at {players} players "
-                         f"(allowed: {', '.join(map(str, rules.tiles(players)))})")
-    flat = _with_rules("sims", "prune", "z", "rollout", "margin")(values, rules, players)
-    return np.concatenate([[float(tile), float(values["round"])], flat])
+    tile = check_forced_tile("force-tile-mc", values, rules, players)
+    return np.concatenate([[float(tile), float(values["round"])],
+                           _flat_mc_prepare(values, rules, players)])
 
 
 register(GAME, "force-tile-mc", S.force_tile_flat_mc_policy, stochastic=True,
          prepare=_force_with_rules,
-         params=[Param("tile", 1, "the God tile to take: " + ", ".join(
-                     f"{t} {TILE_NAMES[t]}" for t in range(1, 6)), 1, 5),
-                 Param("round", 1, "the round (1..10) in which to take it", 1, 10)] + _FLAT_MC,
+         params=FORCED_TILE_PARAMS + _FLAT_MC,
          doc="Takes God tile `tile` in round `round` when it is still on offer at its turn to "
              "choose, and plays every other decision as flat-mc with the given parameters. The "
              "flat-mc probe of the tile-choice analysis (analyses/pyramids_god_tile_value.py): "
