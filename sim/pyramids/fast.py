@@ -627,12 +627,12 @@ N_PARTS = 5      # pyramid (groups), bonus, obelisk (stages), tomb (majorities),
 
 
 @njit(cache=True)
-def score_parts(g, r, parts):
-    """parts[seat, k], k as reference.Game.score_parts: pyramid, bonus, obelisk, tomb, glyph."""
+def score_parts(g, r, parts, counts):
+    """parts[seat, k], k as reference.Game.score_parts: pyramid, bonus, obelisk, tomb, glyph;
+    counts[seat, colour] is scratch (the tomb's stones)."""
     players = g[G_PLAYERS]
     codes = g[G_CODE:G_CODE + O.MAX_CARDS]
     cells = large_cells(r)
-    counts = np.zeros((players, B.N_COLOURS), np.int64)
     for s in range(players):
         at = seat_at(g, s)
         groups, bonus, pg = B.pyramid_points(g[at + P_PYRAMID:at + P_PYRAMID + O.SLOTS], codes, cells,
@@ -644,37 +644,39 @@ def score_parts(g, r, parts):
         B.tomb_colours(tomb, g[at + P_TOMB_N], codes, cells, counts[s])
         parts[s, 0], parts[s, 1], parts[s, 2] = groups, bonus, stages
         parts[s, 4] = pg + og + r[R_GLYPH] * B.tomb_glyphs(tomb, g[at + P_TOMB_N], codes)
-    majority = np.zeros(players, np.int64)
-    B.tomb_majorities(counts, players, r[R_TOMB_POINTS], r[R_TOMB_TIE], majority)
-    for s in range(players):
-        parts[s, 3] = majority[s]
+    B.tomb_majorities(counts, players, r[R_TOMB_POINTS], r[R_TOMB_TIE], parts[:players, 3])
 
 
 @njit(cache=True)
-def final_result(g, r, scores, shares):
-    """Scores and win shares into scores[players], shares[players] (§7.5); the parts, returned."""
+def final_result(g, r, scores, shares, parts, counts):
+    """Scores and win shares into scores[players], shares[players] (§7.5), the parts into
+    parts[players, N_PARTS]; counts[players, N_COLOURS] is scratch. Nothing is allocated: the
+    caller keeps the arrays from game to game."""
     players = g[G_PLAYERS]
-    parts = np.zeros((players, N_PARTS), np.int64)
-    score_parts(g, r, parts)
+    score_parts(g, r, parts, counts)
     best = -1
     for s in range(players):
-        scores[s] = parts[s].sum()
+        scores[s] = parts[s, 0] + parts[s, 1] + parts[s, 2] + parts[s, 3] + parts[s, 4]
         best = max(best, scores[s])
-    tied = np.zeros(players, np.bool_)
-    pyramid = np.zeros(players, np.int64)
+    by_pyramid = r[R_TIE_BREAK] == TIE_PYRAMID
     top = -1
-    for s in range(players):
-        tied[s] = scores[s] == best
-        pyramid[s] = parts[s, 0] + parts[s, 1] + _pyramid_glyph_points(g, r, s)
-        if tied[s]:
-            top = max(top, pyramid[s])
-    if r[R_TIE_BREAK] == TIE_PYRAMID:
+    if by_pyramid:
         for s in range(players):
-            tied[s] = tied[s] and pyramid[s] == top
-    n = tied.sum()
+            if scores[s] == best:
+                top = max(top, _pyramid_score(g, r, parts, s))
+    n = 0
     for s in range(players):
-        shares[s] = 1.0 / n if tied[s] else 0.0
-    return parts
+        won = scores[s] == best and (not by_pyramid or _pyramid_score(g, r, parts, s) == top)
+        shares[s] = 1.0 if won else 0.0
+        n += won
+    for s in range(players):
+        shares[s] /= n
+
+
+@njit(cache=True, inline="always")
+def _pyramid_score(g, r, parts, s):
+    """The seat's pyramid points, its glyphs included (the tie-break, §7.5)."""
+    return parts[s, 0] + parts[s, 1] + _pyramid_glyph_points(g, r, s)
 
 
 @njit(cache=True, inline="always")
@@ -691,9 +693,9 @@ def _pyramid_glyph_points(g, r, s):
 # ---------------------------------------------------------------- batches
 @njit(cache=True, nogil=True)
 def _play_range(start, stop, first_game, seed, r, codes, players, calls, fns, prms, g, obs, streams,
-                scores, shares, extras, errors):
+                parts, counts, scores, shares, extras, errors):
     """Play games first_game + start .. first_game + stop - 1 into rows start .. stop - 1.
-    `g`, `obs` and `streams` are scratch owned by the caller."""
+    `g`, `obs`, `streams`, `parts` and `counts` are scratch owned by the caller."""
     fn_addr, prm_addr, prm_len = engine.seat_tables(fns, prms, players)
     for row in range(start, stop):
         new_game(g, streams, r, codes, players, seed, first_game + row)
@@ -709,7 +711,7 @@ def _play_range(start, stop, first_game, seed, r, codes, players, calls, fns, pr
         if status == RUN_ILLEGAL:
             record_illegal(errors, row, g[G_SEAT], g[G_IDX], g[G_N_LEGAL], g[G_ROUND], g[G_DECISION])
             continue
-        parts = final_result(g, r, scores[row], shares[row])
+        final_result(g, r, scores[row], shares[row], parts, counts)
         for s in range(MAX_PLAYERS):
             at = seat_at(g, s)
             for k in range(N_PARTS):
@@ -733,8 +735,10 @@ def play_block(seed, first_game, r, codes, players, calls, fns, prms, scores, sh
         g = np.zeros(G_SIZE, np.int64)
         obs = np.zeros((MAX_PLAYERS, O.SIZE), np.int64)
         streams = np.zeros(N_STREAMS, np.uint64)
+        parts = np.zeros((MAX_PLAYERS, N_PARTS), np.int64)
+        counts = np.zeros((MAX_PLAYERS, B.N_COLOURS), np.int64)
         _play_range(b * block, min(n, (b + 1) * block), first_game, seed, r, codes, players, calls,
-                    fns, prms, g, obs, streams, scores, shares, extras, errors)
+                    fns, prms, g, obs, streams, parts, counts, scores, shares, extras, errors)
 
 
 def play_batch(rules: PyramidsRules, players: int, seed: int, first_game: int, n_games: int,

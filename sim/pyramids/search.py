@@ -27,6 +27,7 @@ from numba import njit
 from ..core import search as CS
 from ..core.nbutil import address_of, jit_address
 from ..core.rng import split_below, split_next
+from . import board as B
 from . import fast as F
 from . import observation as O
 from . import policies as K
@@ -346,7 +347,8 @@ def _outcome(obs, state, status):
     players, me = g[F.G_PLAYERS], obs[O.SEAT]
     scores = np.zeros(players, np.int64)
     shares = np.zeros(players, np.float64)
-    F.final_result(g, r, scores, shares)
+    F.final_result(g, r, scores, shares, np.zeros((players, F.N_PARTS), np.int64),
+                   np.zeros((players, B.N_COLOURS), np.int64))
     v = shares[me]
     if margin > 0.0:
         best = -1
