@@ -330,3 +330,30 @@ def test_no_int_literals_compiles_once_for_every_integer_constant():
     assert len(plain.signatures) == 5
     assert [str(s) for s in once.signatures] == ["(int64, int64, omitted(default=False))",
                                                 "(int64, int64, Literal[bool](True))"]
+
+
+def test_borrowed_refuses_an_array_that_is_not_c_contiguous():
+    # a carray over a column-major array would read the wrong cells without a word
+    from numba import njit
+    from numba.core.errors import TypingError
+    from sim.core.nbutil import borrowed
+
+    @njit
+    def second(a):
+        return borrowed(a)[0, 1]
+
+    assert second(np.arange(6).reshape(2, 3)) == 1
+    with pytest.raises(TypingError, match="C-contiguous"):
+        second(np.arange(6).reshape(3, 2).T)
+
+
+@pytest.mark.parametrize("by_column", [False, True])
+def test_finish_hands_over_the_same_extras_either_layout(by_column):
+    from sim.core import engine
+    scores, shares, extras, errors = engine.outputs(4, 2, 3, extras_by_column=by_column)
+    assert extras.flags.f_contiguous == by_column and extras.shape == (4, 3)
+    extras[:] = np.arange(12).reshape(4, 3)
+    batch = engine.finish(10, scores, shares, extras, errors, ("a", "b", "c"), lambda i, j: "")
+    for j, k in enumerate("abc"):
+        np.testing.assert_array_equal(batch.extras[k], np.arange(12).reshape(4, 3)[:, j])
+        assert batch.extras[k].flags.c_contiguous

@@ -983,7 +983,7 @@ def play_batch(rules: CivRules, players: int, seed: int, first_game: int, n_game
     natives[seat] is RANDOM_POLICY for the core's `random` (run natively), or -1."""
     rules.check_players(players)
     calls, fns, prms = engine.lineup(kernels, params, natives, players, engine.SEAT_SLOTS)
-    scores, shares, extras, errors = engine.outputs(n_games, players, len(EXTRAS))
+    scores, shares, extras, errors = engine.outputs(n_games, players, len(EXTRAS), extras_by_column=True)
     if n_games > 0:
         play_block(np.uint64(seed), np.int64(first_game), pack_rules(rules), np.int64(players), calls,
                    fns, prms, scores, shares, extras, errors, np.int64(block or engine.blocks(n_games)))

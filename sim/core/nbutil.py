@@ -2,6 +2,7 @@
 from llvmlite import ir
 from numba import carray, njit, types
 from numba.core import cgutils
+from numba.core.errors import TypingError
 from numba.extending import intrinsic
 
 from .strategy_api import DECIDE_SIG, DECIDE_TYPE
@@ -30,6 +31,8 @@ def _plain(t):
 
 @intrinsic
 def _data_ptr(typingctx, arr):
+    if arr.layout != "C":   # a carray over any other layout reads the wrong cells, silently
+        raise TypingError(f"borrowed needs a C-contiguous array, got layout {arr.layout!r}")
     sig = types.CPointer(arr.dtype)(arr)
 
     def codegen(context, builder, signature, args):
