@@ -173,7 +173,8 @@ def finish(first_game: int, scores, shares, extras, errors, names: Sequence[str]
             raise endless_game(first_game + i)
         raise StrategyError(e[ERR_SEAT], first_game + i, where(e[ERR_WHERE0], e[ERR_WHERE1]),
                             illegal_message(e[ERR_ACTION], e[ERR_N_LEGAL]))
-    columns = {k: np.ascontiguousarray(extras[:, j]) for j, k in enumerate(names)}  # no copy by column
+    # a view of each column when extras is column-major (outputs' extras_by_column), else a copy
+    columns = {k: np.ascontiguousarray(extras[:, j]) for j, k in enumerate(names)}
     return Batch(first_game, scores, shares, columns)
 
 

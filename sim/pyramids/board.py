@@ -49,10 +49,27 @@ def colour_mask(code):
 
 
 @njit(cache=True, inline="always")
-def large_stones(code):
-    """How many large stones the card has (0, 1 or 2)."""
-    j = (code >> 12) & 15
-    return (j & 1) + ((j >> 1) & 1) + ((j >> 2) & 1) + ((j >> 3) & 1)
+def joins_of(code):
+    """The card's large stones as JOIN_* bits (observation.code_joins)."""
+    return (code >> 12) & 15
+
+
+@njit(cache=True, inline="always")
+def add_stones(code, large_cells, out, at, weight):
+    """out[at + colour] += weight x the card's stones of that colour: its cells of the colour,
+    less one per large stone of it unless large stones count 2."""
+    for cell in range(4):
+        out[at + cell_colour(code, cell)] += weight
+    if not large_cells:
+        j = joins_of(code)
+        if j & JOIN_LEFT:
+            out[at + cell_colour(code, 0)] -= weight
+        if j & JOIN_RIGHT:
+            out[at + cell_colour(code, 1)] -= weight
+        if j & JOIN_BOTTOM:
+            out[at + cell_colour(code, 0)] -= weight
+        if j & JOIN_TOP:
+            out[at + cell_colour(code, 2)] -= weight
 
 
 # ---------------------------------------------------------------- placement (§5.1)
@@ -121,6 +138,12 @@ def _grow(comp, mask):
 
 
 @njit(cache=True, inline="always")
+def _cell_bit(at, cell):
+    """The grid bit of a card's `cell` (bl 0, br 1, tl 2, tr 3), its bl cell at bit `at`."""
+    return 1 << (at + (cell // 2) * GRID + cell % 2)
+
+
+@njit(cache=True, inline="always")
 def colour_boards(pyr, codes):
     """(the bit board of each of the 5 colours, the second cell of every large stone), as
     scalars and without branches on the colours (random, so mispredicted): the final scoring
@@ -134,16 +157,16 @@ def colour_boards(pyr, codes):
         code = codes[c]
         at = 2 * LEVEL_OF[s] * GRID + 2 * POSITION_OF[s] + LEVEL_OF[s]     # the card's bl cell
         for cell in range(4):
-            bit = 1 << (at + (cell // 2) * GRID + cell % 2)
+            bit = _cell_bit(at, cell)
             colour = cell_colour(code, cell)
             b0 |= bit * (colour == 0)
             b1 |= bit * (colour == 1)
             b2 |= bit * (colour == 2)
             b3 |= bit * (colour == 3)
             b4 |= bit * (colour == 4)
-        j = (code >> 12) & 15
-        second |= (((j & JOIN_LEFT) != 0) << (at + GRID)) | (((j & JOIN_RIGHT) != 0) << (at + GRID + 1)) \
-            | (((j & JOIN_BOTTOM) != 0) << (at + 1)) | (((j & JOIN_TOP) != 0) << (at + GRID + 1))
+        j = joins_of(code)          # a large stone's second cell: bl+tl tl, br+tr tr, bl+br br, tl+tr tr
+        second |= (_cell_bit(at, 2) * ((j & JOIN_LEFT) != 0) | _cell_bit(at, 3) * ((j & JOIN_RIGHT) != 0)
+                   | _cell_bit(at, 1) * ((j & JOIN_BOTTOM) != 0) | _cell_bit(at, 3) * ((j & JOIN_TOP) != 0))
     return (b0, b1, b2, b3, b4), second
 
 
@@ -210,23 +233,10 @@ def obelisk_points(obelisk, n, codes, table, glyph_points):
 
 @njit(cache=True)
 def tomb_colours(tomb, n, codes, large_cells, out):
-    """Stones of each colour in tomb[:n] into out[5]: a card's cells of the colour, less one per
-    large stone of it unless large stones count 2."""
+    """Stones of each colour in tomb[:n] into out[5]."""
     out[:] = 0
     for i in range(n):
-        code = codes[tomb[i]]
-        for cell in range(4):
-            out[cell_colour(code, cell)] += 1
-        if not large_cells:
-            j = (code >> 12) & 15
-            if j & JOIN_LEFT:
-                out[cell_colour(code, 0)] -= 1
-            if j & JOIN_RIGHT:
-                out[cell_colour(code, 1)] -= 1
-            if j & JOIN_BOTTOM:
-                out[cell_colour(code, 0)] -= 1
-            if j & JOIN_TOP:
-                out[cell_colour(code, 2)] -= 1
+        add_stones(codes[tomb[i]], large_cells, out, 0, 1)
 
 
 @njit(cache=True)

@@ -183,7 +183,7 @@ def _touching(m):
 def _stone(code, cell, large_cells):
     """(cells at the card's origin, size) of the stone that starts at `cell`; (0, 0) when `cell`
     is the second cell of a large stone (bl+tl, br+tr, bl+br, tl+tr)."""
-    j = (code >> 12) & 15
+    j = B.joins_of(code)
     if cell == 1 and j & O.JOIN_BOTTOM:
         return np.int64(0), 0
     if cell == 2 and j & O.JOIN_LEFT:
@@ -446,23 +446,6 @@ def _obelisk_gain(obs, params, wf, code):
     return gain
 
 
-@njit(cache=True, inline="always")
-def _add_stones(code, large_cells, wf, at, weight):
-    """wf[at + colour] += weight x the card's stones of that colour."""
-    for cell in range(4):
-        wf[at + B.cell_colour(code, cell)] += weight
-    if not large_cells:
-        j = (code >> 12) & 15
-        if j & O.JOIN_LEFT:
-            wf[at + B.cell_colour(code, 0)] -= weight
-        if j & O.JOIN_RIGHT:
-            wf[at + B.cell_colour(code, 1)] -= weight
-        if j & O.JOIN_BOTTOM:
-            wf[at + B.cell_colour(code, 0)] -= weight
-        if j & O.JOIN_TOP:
-            wf[at + B.cell_colour(code, 2)] -= weight
-
-
 @njit(cache=True)
 def _tomb_estimates(obs, wi, wf):
     """wf[F_EST + 5 s + k]: seat s's tomb stones of colour k, exact for the deciding seat (as
@@ -478,14 +461,14 @@ def _tomb_estimates(obs, wi, wf):
         if O.LOC_TAKEN <= loc < O.LOC_TAKEN + MAX_PLAYERS:
             s = loc - O.LOC_TAKEN
             wi[W_TAKEN + s] += 1
-            _add_stones(_code(obs, c), large, wf, F_EST + N_COLOURS * s, 1.0)
+            B.add_stones(_code(obs, c), large, wf, F_EST + N_COLOURS * s, 1.0)
     for s in range(players):
         at = F_EST + N_COLOURS * s
         if s == me:
             for k in range(N_COLOURS):
                 wf[at + k] = obs[O.OWN_TOMB_COLOURS + k]
             if obs[O.TURN_TOMB] >= 0:
-                _add_stones(_code(obs, obs[O.TURN_TOMB]), large, wf, at, -1.0)
+                B.add_stones(_code(obs, obs[O.TURN_TOMB]), large, wf, at, -1.0)
             continue
         n = obs[_seat_at(s) + O.S_TOMB_N]
         tomb = HIDDEN_TOMB_RATE * obs[O.ROUND] if n < 0 else float(n)
